@@ -1,0 +1,337 @@
+package canon
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/claimcheck/claimcheck/internal/errs"
+)
+
+// Error is the error type of every claimcheck package (an alias of one
+// internal type): Code, Path, Position, Limit and Message. canon's errors have
+// code invalid_input and an empty Path; callers that know where the value sits
+// in a document set the path.
+type Error = errs.Error
+
+// Kind is the JSON type of a [Scalar].
+type Kind uint8
+
+// The kinds of JSON scalar. The zero Scalar is of kind Null.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "boolean"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// A Scalar is a validated JSON scalar in canonical form: a number is a finite
+// double with -0 folded into 0, a string is valid UTF-8. Scalars are
+// comparable, and == on two Scalars is exactly the equality of their RFC 8785
+// serializations (see the package documentation for why). The zero Scalar is
+// JSON null.
+type Scalar struct {
+	kind Kind
+	num  float64 // Number: the value (never -0, NaN or ±Inf); Bool: 0 or 1
+	str  string  // String: the value
+}
+
+// NullScalar returns the Scalar null (the zero Scalar).
+func NullScalar() Scalar { return Scalar{} }
+
+// BoolScalar returns the Scalar true or false.
+func BoolScalar(b bool) Scalar {
+	if b {
+		return Scalar{kind: Bool, num: 1}
+	}
+	return Scalar{kind: Bool}
+}
+
+// NumberScalar returns the Scalar of a finite double; -0 becomes 0. NaN and
+// ±Inf are an *[Error].
+func NumberScalar(f float64) (Scalar, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return Scalar{}, errs.Invalid("", "number "+strconv.FormatFloat(f, 'g', -1, 64)+" is not finite")
+	}
+	return Scalar{kind: Number, num: f + 0}, nil // f + 0 turns -0 into +0
+}
+
+// StringScalar returns the Scalar of a string. A string that is not valid
+// UTF-8 (including a surrogate code point written as three bytes) is an
+// *[Error]; it is never repaired.
+func StringScalar(s string) (Scalar, error) {
+	if !utf8.ValidString(s) {
+		return Scalar{}, errs.Invalid("", fmt.Sprintf("string is not valid UTF-8 (byte offset %d)", invalidOffset(s)))
+	}
+	return Scalar{kind: String, str: s}, nil
+}
+
+func invalidOffset(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return i
+			}
+		}
+	}
+	return len(s)
+}
+
+// ParseNumber returns the Scalar of a JSON number literal (RFC 8259 section
+// 6 grammar exactly: no sign '+', no leading zeros, no bare '.', no
+// surrounding space). The literal is rounded to the nearest double, ties to
+// even; one that rounds to ±Inf (such as 1e400) is an *[Error], one that
+// underflows (such as 1e-400) is 0.
+func ParseNumber(lit string) (Scalar, error) {
+	if f, ok := smallInt(lit); ok {
+		return Scalar{kind: Number, num: f}, nil
+	}
+	if !validNumber(lit) {
+		return Scalar{}, errs.Invalid("", "not a JSON number: "+strconv.Quote(lit))
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return Scalar{}, errs.Invalid("", "number "+truncate(lit)+" is out of the range of a double")
+	}
+	return Scalar{kind: Number, num: f + 0}, nil
+}
+
+// smallInt reads -?(0|[1-9][0-9]{0,14}): every such integer is below 2^53
+// and so exactly a double.
+func smallInt(lit string) (float64, bool) {
+	s := lit
+	neg := false
+	if len(s) > 0 && s[0] == '-' {
+		neg = true
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 15 || (s[0] == '0' && len(s) > 1) {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		n = n*10 + int64(c)
+	}
+	if neg {
+		n = -n
+	}
+	return float64(n), true // -0 as an int64 is 0
+}
+
+func truncate(s string) string {
+	if len(s) > 40 {
+		return s[:37] + "..."
+	}
+	return s
+}
+
+// validNumber reports whether s matches RFC 8259's number grammar:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func validNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if i == len(s) || !isDigit(s[i]) {
+			return false
+		}
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if i == len(s) || !isDigit(s[i]) {
+			return false
+		}
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	return i == len(s)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// Of returns the Scalar of a Go value: nil, bool, string, float64, float32,
+// any integer type, or json.Number (read as a JSON number literal). Values of
+// named types whose underlying kind is one of these are accepted too.
+// Integers and float32 convert to the nearest double, as a JSON reader would.
+// Anything else (maps, slices, structs, pointers), NaN, ±Inf and invalid UTF-8
+// is an *[Error] saying what and why.
+func Of(v any) (Scalar, error) {
+	switch x := v.(type) {
+	case nil:
+		return Scalar{}, nil
+	case bool:
+		return BoolScalar(x), nil
+	case string:
+		return StringScalar(x)
+	case float64:
+		return NumberScalar(x)
+	case int:
+		return Scalar{kind: Number, num: float64(x)}, nil
+	case int64:
+		return Scalar{kind: Number, num: float64(x)}, nil
+	case json.Number:
+		return ParseNumber(string(x))
+	case float32:
+		return NumberScalar(float64(x))
+	case int8:
+		return Scalar{kind: Number, num: float64(x)}, nil
+	case int16:
+		return Scalar{kind: Number, num: float64(x)}, nil
+	case int32:
+		return Scalar{kind: Number, num: float64(x)}, nil
+	case uint:
+		return Scalar{kind: Number, num: float64(x)}, nil
+	case uint8:
+		return Scalar{kind: Number, num: float64(x)}, nil
+	case uint16:
+		return Scalar{kind: Number, num: float64(x)}, nil
+	case uint32:
+		return Scalar{kind: Number, num: float64(x)}, nil
+	case uint64:
+		return Scalar{kind: Number, num: float64(x)}, nil
+	case uintptr:
+		return Scalar{kind: Number, num: float64(x)}, nil
+	case Scalar:
+		return x, nil
+	}
+	return ofReflect(v)
+}
+
+// ofReflect handles named types of the accepted kinds.
+func ofReflect(v any) (Scalar, error) {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Bool:
+		return BoolScalar(rv.Bool()), nil
+	case reflect.String:
+		return StringScalar(rv.String())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return Scalar{kind: Number, num: float64(rv.Int())}, nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return Scalar{kind: Number, num: float64(rv.Uint())}, nil
+	case reflect.Float32, reflect.Float64:
+		return NumberScalar(rv.Float())
+	}
+	return Scalar{}, errs.Invalid("", fmt.Sprintf("%T is not a JSON scalar (want nil, bool, string, a number or json.Number)", v))
+}
+
+// Kind returns the JSON type of s.
+func (s Scalar) Kind() Kind { return s.kind }
+
+// Float returns the value of a Number scalar (0 for other kinds).
+func (s Scalar) Float() float64 {
+	if s.kind != Number {
+		return 0
+	}
+	return s.num
+}
+
+// Bool returns the value of a Bool scalar (false for other kinds).
+func (s Scalar) Bool() bool { return s.kind == Bool && s.num != 0 }
+
+// Str returns the value of a String scalar ("" for other kinds).
+func (s Scalar) Str() string { return s.str }
+
+// Value returns s as the Go value encoding/json would decode it to: nil,
+// bool, float64 or string.
+func (s Scalar) Value() any {
+	switch s.kind {
+	case Bool:
+		return s.num != 0
+	case Number:
+		return s.num
+	case String:
+		return s.str
+	}
+	return nil
+}
+
+// AppendKey appends the RFC 8785 serialization of s to dst.
+func (s Scalar) AppendKey(dst []byte) []byte {
+	switch s.kind {
+	case Bool:
+		if s.num != 0 {
+			return append(dst, "true"...)
+		}
+		return append(dst, "false"...)
+	case Number:
+		return appendNumber(dst, s.num)
+	case String:
+		return appendString(dst, s.str)
+	}
+	return append(dst, "null"...)
+}
+
+// Key returns the RFC 8785 serialization of s.
+func (s Scalar) Key() string {
+	var buf [32]byte
+	return string(s.AppendKey(buf[:0]))
+}
+
+// String returns s.Key().
+func (s Scalar) String() string { return s.Key() }
+
+// MarshalJSON returns s.Key(): a Scalar marshals to its canonical form.
+func (s Scalar) MarshalJSON() ([]byte, error) { return s.AppendKey(nil), nil }
+
+// Key returns the canonical key of one JSON scalar given as a Go value (see
+// [Of] for the accepted types): its RFC 8785 serialization. Two values are
+// the same scalar exactly when their keys are equal. The error is an *[Error].
+func Key(v any) (string, error) {
+	s, err := Of(v)
+	if err != nil {
+		return "", err
+	}
+	return s.Key(), nil
+}
+
+// AppendKey appends the canonical key of v (see [Key]) to dst. It does not
+// allocate for nil, booleans, integral numbers, escape-free strings, or any
+// value when dst has room.
+func AppendKey(dst []byte, v any) ([]byte, error) {
+	s, err := Of(v)
+	if err != nil {
+		return dst, err
+	}
+	return s.AppendKey(dst), nil
+}
