@@ -115,4 +115,3 @@ func appendString(dst []byte, s string) []byte {
 }
 
 const hex = "0123456789abcdef"
-
