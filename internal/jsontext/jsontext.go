@@ -1,0 +1,458 @@
+// Package jsontext is claimcheck's strict JSON reader. [Parse] checks a whole
+// document against the RFC 8259 grammar in one pass, without recursion, and
+// records a flat tape of the values near the root (byte spans, no decoding);
+// the tool decoders in package schema walk that tape in the order the contract
+// reports errors.
+//
+// What is a grammar error here (and so reported at path "" before anything
+// else, SPEC.md section 7 rule 1): empty input, trailing data, a byte order
+// mark, unescaped U+0000–U+001F in a string, a bad escape, a non-ASCII byte
+// outside a string, NaN, Infinity, 01, +1, .5, 1., and every other deviation
+// from the grammar. What is not (rule 2), and is left to the decoders: invalid
+// UTF-8 inside a string, a lone-surrogate escape, a number out of double range,
+// a duplicate member name. Nesting depth is never an error: levels below the
+// recorded depth cost one bit each.
+//
+// Choice: this scanner over github.com/go-json-experiment/json/jsontext.
+// jsontext is strict about UTF-8 and duplicate names by default, but here
+// those are not grammar errors: they must be reported later at the value's
+// path, so its strictness has to be switched off and re-done, and its token
+// API decodes every string we only need the span of. On the 10,000-item
+// equality document this reader plus the whole check runs in less time than
+// encoding/json.Unmarshal into any (see schema's benchmarks), with no
+// dependency.
+package jsontext
+
+import (
+	"strconv"
+)
+
+// Kind is the JSON type of a recorded value.
+type Kind uint8
+
+// The JSON value kinds.
+const (
+	Null Kind = iota
+	False
+	True
+	Number
+	String
+	Array
+	Object
+)
+
+// String flags.
+const (
+	// Escaped: the string contains a backslash escape.
+	Escaped = 1 << iota
+	// NonASCII: the string contains a byte >= 0x80 (which may be invalid UTF-8).
+	NonASCII
+)
+
+// Node is one recorded value. Spans are byte offsets into the document;
+// a string's span includes its quotes.
+type Node struct {
+	Kind      Kind
+	Flags     uint8 // of a String value
+	NameFlags uint8 // of the member name, for an object member
+	Start     int32
+	End       int32
+	NameStart int32 // the member name's span (with quotes), for an object member
+	NameEnd   int32
+	Len       int32 // Array/Object: the number of elements or members
+	Rec       int32 // Array/Object: how many of them are recorded
+	Skip      int32 // the index of the node after this one and its descendants
+}
+
+// Doc is a parsed document: its text and the tape. Nodes[0] is the root.
+type Doc struct {
+	Src   string
+	Nodes []Node
+}
+
+// Options says how much of the tree to record.
+type Options struct {
+	// MaxDepth: values at depth <= MaxDepth are recorded (the root is depth 0).
+	MaxDepth int
+	// MaxChildren: at most this many elements or members of a container are
+	// recorded; the rest are checked by the grammar and counted in Len.
+	MaxChildren int
+}
+
+// SyntaxError is a grammar error at a byte offset.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return "invalid JSON at byte offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
+}
+
+// byteClass marks the bytes that end a fast run inside a string.
+var strSpecial = func() (t [256]bool) {
+	for i := 0; i < 0x20; i++ {
+		t[i] = true
+	}
+	t['"'] = true
+	t['\\'] = true
+	for i := 0x80; i < 0x100; i++ {
+		t[i] = true
+	}
+	return t
+}()
+
+type frame struct {
+	node   int32 // recorded node index, or -1
+	object bool
+	count  int32
+}
+
+type parser struct {
+	src   string
+	pos   int
+	opt   Options
+	nodes []Node
+	// frames holds the open containers up to the recorded depth + 1; deeper
+	// levels are kept as bits (1 = object) in deep.
+	frames []frame
+	deep   []uint64
+	ndeep  int
+}
+
+// Parse checks src against the JSON grammar and records its shallow values.
+// The error is a *SyntaxError.
+func Parse(src string, opt Options) (*Doc, error) {
+	p := parser{src: src, opt: opt}
+	p.nodes = make([]Node, 0, 16)
+	if err := p.run(); err != nil {
+		return nil, err
+	}
+	return &Doc{Src: src, Nodes: p.nodes}, nil
+}
+
+func (p *parser) fail(msg string) error {
+	return &SyntaxError{Offset: p.pos, Msg: msg}
+}
+
+func (p *parser) skipWS() {
+	for p.pos < len(p.src) {
+		switch p.src[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+// depth returns the depth of the next value.
+func (p *parser) depth() int { return len(p.frames) + p.ndeep }
+
+// record reports whether the next value (a child of the innermost open
+// container, or the root) is to be recorded, and counts it in its parent.
+func (p *parser) record() bool {
+	if len(p.frames) == 0 && p.ndeep == 0 {
+		return p.opt.MaxDepth >= 0
+	}
+	if p.ndeep > 0 {
+		return false
+	}
+	f := &p.frames[len(p.frames)-1]
+	f.count++
+	if f.node < 0 || len(p.frames) > p.opt.MaxDepth || int(f.count) > p.opt.MaxChildren {
+		return false
+	}
+	p.nodes[f.node].Rec++
+	return true
+}
+
+func (p *parser) run() error {
+	p.skipWS()
+	var nameStart, nameEnd int32
+	var nameFlags uint8
+	for {
+		// A value is expected at p.pos.
+		if p.pos >= len(p.src) {
+			return p.fail("unexpected end of input")
+		}
+		rec := p.record()
+		idx := int32(-1)
+		if rec {
+			idx = int32(len(p.nodes))
+			p.nodes = append(p.nodes, Node{Start: int32(p.pos), NameStart: nameStart, NameEnd: nameEnd, NameFlags: nameFlags})
+		}
+		nameStart, nameEnd, nameFlags = 0, 0, 0
+		c := p.src[p.pos]
+		var kind Kind
+		var flags uint8
+		switch {
+		case c == '{' || c == '[':
+			p.pos++
+			if rec {
+				if c == '{' {
+					p.nodes[idx].Kind = Object
+				} else {
+					p.nodes[idx].Kind = Array
+				}
+			}
+			p.push(idx, c == '{')
+			p.skipWS()
+			if p.pos < len(p.src) && (p.src[p.pos] == '}' && c == '{' || p.src[p.pos] == ']' && c == '[') {
+				p.pos++
+				p.pop()
+				goto after
+			}
+			if c == '{' {
+				var err error
+				if nameStart, nameEnd, nameFlags, err = p.name(); err != nil {
+					return err
+				}
+			}
+			continue
+		case c == '"':
+			var err error
+			if flags, err = p.str(); err != nil {
+				return err
+			}
+			kind = String
+		case c == '-' || c >= '0' && c <= '9':
+			if err := p.number(); err != nil {
+				return err
+			}
+			kind = Number
+		case c == 't':
+			if err := p.literal("true"); err != nil {
+				return err
+			}
+			kind = True
+		case c == 'f':
+			if err := p.literal("false"); err != nil {
+				return err
+			}
+			kind = False
+		case c == 'n':
+			if err := p.literal("null"); err != nil {
+				return err
+			}
+			kind = Null
+		default:
+			return p.fail("unexpected character " + quoteByte(c))
+		}
+		if rec {
+			n := &p.nodes[idx]
+			n.Kind = kind
+			n.Flags = flags
+			n.End = int32(p.pos)
+			n.Skip = idx + 1
+		}
+	after:
+		// A value has ended at p.pos: close containers or move to the next value.
+		for {
+			p.skipWS()
+			if p.depth() == 0 {
+				if p.pos != len(p.src) {
+					return p.fail("trailing data after the document")
+				}
+				return nil
+			}
+			if p.pos >= len(p.src) {
+				return p.fail("unexpected end of input")
+			}
+			c := p.src[p.pos]
+			obj := p.topIsObject()
+			switch {
+			case c == ',':
+				p.pos++
+				p.skipWS()
+				if obj {
+					var err error
+					if nameStart, nameEnd, nameFlags, err = p.name(); err != nil {
+						return err
+					}
+				}
+			case c == '}' && obj || c == ']' && !obj:
+				p.pos++
+				p.pop()
+				continue
+			default:
+				if obj {
+					return p.fail("expected ',' or '}' after an object member")
+				}
+				return p.fail("expected ',' or ']' after an array element")
+			}
+			break
+		}
+	}
+}
+
+// name reads a member name and the colon after it, leaving p.pos at the value.
+func (p *parser) name() (start, end int32, flags uint8, err error) {
+	if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+		return 0, 0, 0, p.fail("expected a member name")
+	}
+	start = int32(p.pos)
+	if flags, err = p.str(); err != nil {
+		return 0, 0, 0, err
+	}
+	end = int32(p.pos)
+	p.skipWS()
+	if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+		return 0, 0, 0, p.fail("expected ':' after a member name")
+	}
+	p.pos++
+	p.skipWS()
+	return start, end, flags, nil
+}
+
+func (p *parser) push(idx int32, object bool) {
+	if p.ndeep == 0 && len(p.frames) <= p.opt.MaxDepth {
+		p.frames = append(p.frames, frame{node: idx, object: object})
+		return
+	}
+	w, b := p.ndeep/64, uint(p.ndeep%64)
+	if w == len(p.deep) {
+		p.deep = append(p.deep, 0)
+	}
+	if object {
+		p.deep[w] |= 1 << b
+	} else {
+		p.deep[w] &^= 1 << b
+	}
+	p.ndeep++
+}
+
+func (p *parser) pop() {
+	if p.ndeep > 0 {
+		p.ndeep--
+		return
+	}
+	f := p.frames[len(p.frames)-1]
+	p.frames = p.frames[:len(p.frames)-1]
+	if f.node >= 0 {
+		n := &p.nodes[f.node]
+		n.End = int32(p.pos)
+		n.Len = f.count
+		n.Skip = int32(len(p.nodes))
+	}
+}
+
+func (p *parser) topIsObject() bool {
+	if p.ndeep > 0 {
+		i := p.ndeep - 1
+		return p.deep[i/64]&(1<<uint(i%64)) != 0
+	}
+	return p.frames[len(p.frames)-1].object
+}
+
+// str reads a string starting at its opening quote.
+func (p *parser) str() (uint8, error) {
+	var flags uint8
+	src := p.src
+	i := p.pos + 1
+	for {
+		for i < len(src) && !strSpecial[src[i]] {
+			i++
+		}
+		if i >= len(src) {
+			p.pos = i
+			return 0, p.fail("unterminated string")
+		}
+		switch c := src[i]; {
+		case c == '"':
+			p.pos = i + 1
+			return flags, nil
+		case c == '\\':
+			flags |= Escaped
+			if i+1 >= len(src) {
+				p.pos = i
+				return 0, p.fail("unterminated escape")
+			}
+			switch src[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(src) || !isHex(src[i+2]) || !isHex(src[i+3]) || !isHex(src[i+4]) || !isHex(src[i+5]) {
+					p.pos = i
+					return 0, p.fail(`bad \u escape`)
+				}
+				i += 6
+			default:
+				p.pos = i
+				return 0, p.fail("bad escape " + quoteByte(src[i+1]))
+			}
+		case c < 0x20:
+			p.pos = i
+			return 0, p.fail("unescaped control character " + quoteByte(c) + " in a string")
+		default: // >= 0x80: checked as UTF-8 by whoever reads the value
+			flags |= NonASCII
+			i++
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?; what follows
+// is checked by the caller.
+func (p *parser) number() error {
+	src := p.src
+	i := p.pos
+	if src[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(src) && src[i] == '0':
+		i++
+	case i < len(src) && src[i] >= '1' && src[i] <= '9':
+		i++
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+	default:
+		p.pos = i
+		return p.fail("bad number")
+	}
+	if i < len(src) && src[i] == '.' {
+		i++
+		if i >= len(src) || src[i] < '0' || src[i] > '9' {
+			p.pos = i
+			return p.fail("bad number: a digit must follow '.'")
+		}
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		if i >= len(src) || src[i] < '0' || src[i] > '9' {
+			p.pos = i
+			return p.fail("bad number: a digit must follow the exponent")
+		}
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+	}
+	p.pos = i
+	return nil
+}
+
+func (p *parser) literal(lit string) error {
+	if len(p.src)-p.pos < len(lit) || p.src[p.pos:p.pos+len(lit)] != lit {
+		return p.fail("unexpected character " + quoteByte(p.src[p.pos]))
+	}
+	p.pos += len(lit)
+	return nil
+}
+
+func quoteByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return strconv.QuoteRune(rune(c))
+	}
+	return "0x" + strconv.FormatUint(uint64(c), 16)
+}

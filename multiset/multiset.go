@@ -1,0 +1,73 @@
+package multiset
+
+import (
+	"strconv"
+
+	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/errs"
+)
+
+// Error is the error type of every claimcheck package: Code (invalid_input
+// or limit_exceeded here), Path (a JSON Pointer such as "/source/3"), Limit
+// (max_items or max_distinct) and Message. Use errors.As to reach it.
+type Error = errs.Error
+
+// ReferenceVersion is the reference_version of both multiset tools' outputs.
+const ReferenceVersion = "ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"
+
+// Limits bounds the size of a check. A zero field means the descriptor's
+// value, 10000. Raise them for large bags in grading code; the JSON tools
+// (package schema, the CLI, the HTTP handler) always use the descriptors'.
+type Limits struct {
+	// MaxItems is the largest length of each input array (limit max_items).
+	MaxItems int
+	// MaxDistinct is the largest number of distinct values in each input
+	// array (limit max_distinct).
+	MaxDistinct int
+}
+
+// DefaultLimits are the descriptors' limits.
+var DefaultLimits = Limits{MaxItems: 10000, MaxDistinct: 10000}
+
+func (l Limits) maxItems() int {
+	if l.MaxItems <= 0 {
+		return DefaultLimits.MaxItems
+	}
+	return l.MaxItems
+}
+
+func (l Limits) maxDistinct() int {
+	if l.MaxDistinct <= 0 {
+		return DefaultLimits.MaxDistinct
+	}
+	return l.MaxDistinct
+}
+
+// Reason says why a claim is not valid.
+type Reason string
+
+// ClaimMismatch is the one reason of both multiset tools.
+const ClaimMismatch Reason = "claim_mismatch"
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// appendResultHead appends {"valid":...,"reason":... for a result.
+func appendResultHead(dst []byte, valid bool) []byte {
+	if valid {
+		return append(dst, `{"valid":true`...)
+	}
+	return append(dst, `{"valid":false,"reason":"claim_mismatch"`...)
+}
+
+func appendResultTail(dst []byte) []byte {
+	return append(dst, `,"reference_version":"`+ReferenceVersion+`"}`...)
+}
+
+func appendScalarOrNull(dst []byte, s *canon.Scalar) []byte {
+	if s == nil {
+		return append(dst, "null"...)
+	}
+	return s.AppendKey(dst)
+}
+
+func appendInt(dst []byte, n int) []byte { return strconv.AppendInt(dst, int64(n), 10) }

@@ -1,0 +1,247 @@
+package schema
+
+import (
+	"unicode/utf8"
+
+	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/multiset"
+)
+
+// Error is the error type of every claimcheck package; its JSON form
+// (json.Marshal, or AppendJSON) is the error document.
+type Error = errs.Error
+
+// Execute runs one tool on one input document and returns the output
+// document, or an *[Error] whose JSON form is the error document: code
+// invalid_input or limit_exceeded for input the tool refuses, unknown_tool
+// for a tool id or version not served (an empty version means the newest).
+//
+// Input is read strictly, in one pass (SPEC.md sections 5 and 7): a grammar
+// error anywhere is invalid_input at path "" before any other check; then
+// the members of each object in document order (unknown, duplicate, or not
+// valid Unicode), missing members in schema order, value types in schema
+// order, and each array's limit and elements. Limits are the descriptor's.
+// Output documents are deterministic bytes with members in the output
+// schema's property order. Execute is safe for concurrent use.
+func Execute(toolID, version string, input []byte) ([]byte, error) {
+	t, ok := Lookup(toolID, version)
+	if !ok {
+		name := toolID
+		if version != "" {
+			name += "@" + version
+		}
+		return nil, &errs.Error{Code: errs.UnknownTool, Position: errs.NoPosition, Message: "no tool " + name}
+	}
+	return t.Execute(input)
+}
+
+// Execute runs the tool on one input document; see the package function
+// [Execute].
+func (t *Tool) Execute(input []byte) ([]byte, error) {
+	src := string(input) // one copy: every span and key below is a substring of it
+	switch t.ID {
+	case MultisetEquality:
+		return executeEquality(src)
+	case MultisetDifference:
+		return executeDifference(src)
+	case RationalExpression:
+		return executeRational(src)
+	}
+	return nil, &errs.Error{Code: errs.UnknownTool, Position: errs.NoPosition, Message: "no tool " + t.ID}
+}
+
+// parse checks the grammar and records the root (depth 0), its members (1),
+// their elements or members (2) and theirs (3): deep enough for every tool.
+func parse(src string) (*jsontext.Doc, error) {
+	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: multiset.DefaultLimits.MaxItems})
+	if err != nil {
+		return nil, errs.Invalid("", err.Error())
+	}
+	return doc, nil
+}
+
+// object applies the member rules to the object at node i: members in
+// document order (a name that is not valid Unicode: the object's path; an
+// unknown or repeated name: the member's path), then missing members in
+// schema order. It returns each name's node.
+func object(doc *jsontext.Doc, i int32, path string, names []string, out []int32) error {
+	n := &doc.Nodes[i]
+	if n.Kind != jsontext.Object {
+		return errs.Invalid(path, describe(path)+" must be an object, not "+kindName(n.Kind))
+	}
+	for k := range out {
+		out[k] = -1
+	}
+	c := i + 1
+	for m := int32(0); m < n.Rec; m++ {
+		mn := &doc.Nodes[c]
+		name := doc.Name(mn)
+		if mn.NameFlags != 0 && !utf8.ValidString(name) {
+			return errs.Invalid(path, "member name is not valid Unicode")
+		}
+		k := 0
+		for k < len(names) && names[k] != name {
+			k++
+		}
+		mpath := string(errs.AppendPointerToken([]byte(path), name))
+		if k == len(names) {
+			return errs.Invalid(mpath, "unknown member "+string(errs.AppendString(nil, name)))
+		}
+		if out[k] >= 0 {
+			return errs.Invalid(mpath, "duplicate member "+string(errs.AppendString(nil, name)))
+		}
+		out[k] = c
+		c = mn.Skip
+	}
+	for k, name := range names {
+		if out[k] < 0 {
+			return errs.Invalid(path+"/"+name, "missing member \""+name+"\"")
+		}
+	}
+	return nil
+}
+
+func describe(path string) string {
+	if path == "" {
+		return "the document"
+	}
+	return path
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case jsontext.Null:
+		return "null"
+	case jsontext.True, jsontext.False:
+		return "a boolean"
+	case jsontext.Number:
+		return "a number"
+	case jsontext.String:
+		return "a string"
+	case jsontext.Array:
+		return "an array"
+	}
+	return "an object"
+}
+
+func wantArray(doc *jsontext.Doc, i int32, path string) error {
+	if k := doc.Nodes[i].Kind; k != jsontext.Array {
+		return errs.Invalid(path, path+" must be an array, not "+kindName(k))
+	}
+	return nil
+}
+
+// scalars converts the array at node i: its max_items limit first, then
+// its elements in index order.
+func scalars(doc *jsontext.Doc, i int32, path string) ([]canon.Scalar, error) {
+	n := &doc.Nodes[i]
+	max := multiset.DefaultLimits.MaxItems
+	if int(n.Len) > max {
+		return nil, errs.Limit(path, "max_items", path[1:]+" has "+itoa(int(n.Len))+" items, more than max_items "+itoa(max))
+	}
+	out := make([]canon.Scalar, n.Len)
+	c := i + 1
+	for k := range out {
+		e := &doc.Nodes[c]
+		var s canon.Scalar
+		var err error
+		switch e.Kind {
+		case jsontext.Null:
+		case jsontext.False:
+			s = canon.BoolScalar(false)
+		case jsontext.True:
+			s = canon.BoolScalar(true)
+		case jsontext.Number:
+			s, err = canon.ParseNumber(doc.Raw(e))
+		case jsontext.String:
+			s, err = canon.StringScalar(doc.Str(e))
+		default:
+			return nil, errs.Invalid(errs.Index(path, k), "element is "+kindName(e.Kind)+", not a scalar")
+		}
+		if err != nil {
+			ce := *err.(*errs.Error)
+			ce.Path = errs.Index(path, k)
+			return nil, &ce
+		}
+		out[k] = s
+		c = e.Skip
+	}
+	return out, nil
+}
+
+var (
+	equalityNames   = []string{"source", "claim"}
+	differenceNames = []string{"left", "right", "claim"}
+	claimNames      = []string{"left_only", "right_only"}
+	rationalNames   = []string{"expression", "claimed_value", "require_canonical"}
+)
+
+func executeEquality(src string) ([]byte, error) {
+	doc, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	var m [2]int32
+	if err := object(doc, 0, "", equalityNames, m[:]); err != nil {
+		return nil, err
+	}
+	for k, name := range equalityNames {
+		if err := wantArray(doc, m[k], "/"+name); err != nil {
+			return nil, err
+		}
+	}
+	var arrays [2][]canon.Scalar
+	for k, name := range equalityNames {
+		if arrays[k], err = scalars(doc, m[k], "/"+name); err != nil {
+			return nil, err
+		}
+	}
+	// With the descriptor's limits max_distinct cannot fire (an array has at
+	// most max_items = max_distinct values), so no element check is skipped.
+	res, err := multiset.DefaultLimits.CheckEqualityScalars(arrays[0], arrays[1])
+	if err != nil {
+		return nil, err
+	}
+	return res.AppendJSON(make([]byte, 0, 192)), nil
+}
+
+func executeDifference(src string) ([]byte, error) {
+	doc, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	var m [3]int32
+	if err := object(doc, 0, "", differenceNames, m[:]); err != nil {
+		return nil, err
+	}
+	for k, name := range differenceNames[:2] {
+		if err := wantArray(doc, m[k], "/"+name); err != nil {
+			return nil, err
+		}
+	}
+	var c [2]int32
+	if err := object(doc, m[2], "/claim", claimNames, c[:]); err != nil {
+		return nil, err
+	}
+	paths := [4]string{"/left", "/right", "/claim/left_only", "/claim/right_only"}
+	nodes := [4]int32{m[0], m[1], c[0], c[1]}
+	for k := 2; k < 4; k++ {
+		if err := wantArray(doc, nodes[k], paths[k]); err != nil {
+			return nil, err
+		}
+	}
+	var arrays [4][]canon.Scalar
+	for k := range nodes {
+		if arrays[k], err = scalars(doc, nodes[k], paths[k]); err != nil {
+			return nil, err
+		}
+	}
+	res, err := multiset.DefaultLimits.CheckDifferenceScalars(arrays[0], arrays[1], arrays[2], arrays[3])
+	if err != nil {
+		return nil, err
+	}
+	return res.AppendJSON(make([]byte, 0, 192)), nil
+}
+

@@ -1,0 +1,58 @@
+//go:build ignore
+
+package schema
+
+import (
+	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/rational"
+)
+
+func executeRational(src string) ([]byte, error) {
+	doc, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	var m [3]int32
+	if err := object(doc, 0, "", rationalNames, m[:]); err != nil {
+		return nil, err
+	}
+	exprNode, claimNode, canonNode := &doc.Nodes[m[0]], &doc.Nodes[m[1]], &doc.Nodes[m[2]]
+	if exprNode.Kind != jsontext.String {
+		return nil, errs.Invalid("/expression", "expression must be a string, not "+kindName(exprNode.Kind))
+	}
+	in := rational.Input{Expression: doc.Str(exprNode)}
+	// The contract checks the expression's text (step 2) before the types of
+	// claimed_value (3) and require_canonical (4), so a type error waits for
+	// the expression's check.
+	var claimTypeErr, canonTypeErr error
+	if claimNode.Kind == jsontext.String {
+		in.ClaimedValue = doc.Str(claimNode)
+	} else {
+		claimTypeErr = errs.Invalid("/claimed_value", "claimed_value must be a string, not "+kindName(claimNode.Kind))
+	}
+	switch canonNode.Kind {
+	case jsontext.True:
+		in.RequireCanonical = true
+	case jsontext.False:
+	default:
+		canonTypeErr = errs.Invalid("/require_canonical", "require_canonical must be a boolean, not "+kindName(canonNode.Kind))
+	}
+	if claimTypeErr != nil || canonTypeErr != nil {
+		if err := rational.ValidateExpression(in.Expression); err != nil {
+			return nil, err
+		}
+		if claimTypeErr != nil {
+			return nil, claimTypeErr
+		}
+		if _, err := rational.ParseClaim(in.ClaimedValue); err != nil {
+			return nil, err
+		}
+		return nil, canonTypeErr
+	}
+	res, err := rational.CheckRational(in)
+	if err != nil {
+		return nil, err
+	}
+	return res.AppendJSON(make([]byte, 0, 320)), nil
+}

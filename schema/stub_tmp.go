@@ -1,0 +1,3 @@
+package schema
+
+func executeRational(src string) ([]byte, error) { panic("todo") }
