@@ -94,8 +94,7 @@ func (l Limits) CheckDifferenceScalars(left, right, leftOnly, rightOnly []canon.
 }
 
 func (l Limits) difference(arrays *[4]array) (DifferenceResult, error) {
-	hint := len(arrays[0].elems) + len(arrays[1].elems)
-	ix := newIndex(hint)
+	ix := newIndex(arrays[0].elems)
 	var ids [4][]int32
 	for k := range arrays {
 		if err := arrays[k].check(l); err != nil {

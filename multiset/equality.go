@@ -76,7 +76,7 @@ func (l Limits) equality(src, claim *array) (EqualityResult, error) {
 	if err := src.check(l); err != nil {
 		return EqualityResult{}, err
 	}
-	ix := newIndex(len(src.elems) + len(claim.elems))
+	ix := newIndex(src.elems)
 	srcIDs, err := ix.add(src, l)
 	if err != nil {
 		return EqualityResult{}, err

@@ -23,12 +23,24 @@ type index struct {
 	array int32
 }
 
-func newIndex(hint int) *index {
+// newIndex sizes the index for the first array's elements: most arrays of a
+// check share their values, and growing the maps costs more than one array's
+// worth of unused room.
+func newIndex(first []canon.Scalar) *index {
+	var nums, strs int
+	for i := range first {
+		switch first[i].Kind() {
+		case canon.Number:
+			nums++
+		case canon.String:
+			strs++
+		}
+	}
 	return &index{
-		nums: make(map[uint64]int32, hint/2),
-		strs: make(map[string]int32, hint/2),
-		vals: make([]canon.Scalar, 0, hint),
-		seen: make([]int32, 0, hint),
+		nums: make(map[uint64]int32, nums),
+		strs: make(map[string]int32, strs),
+		vals: make([]canon.Scalar, 0, len(first)),
+		seen: make([]int32, 0, len(first)),
 	}
 }
 

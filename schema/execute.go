@@ -55,7 +55,7 @@ func (t *Tool) Execute(input []byte) ([]byte, error) {
 // parse checks the grammar and records the root (depth 0), its members (1),
 // their elements or members (2) and theirs (3): deep enough for every tool.
 func parse(src string) (*jsontext.Doc, error) {
-	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: multiset.DefaultLimits.MaxItems})
+	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: multiset.DefaultLimits.MaxItems, ArrayElems: true})
 	if err != nil {
 		return nil, errs.Invalid("", err.Error())
 	}
@@ -141,10 +141,10 @@ func scalars(doc *jsontext.Doc, i int32, path string) ([]canon.Scalar, error) {
 	if int(n.Len) > max {
 		return nil, errs.Limit(path, "max_items", path[1:]+" has "+itoa(int(n.Len))+" items, more than max_items "+itoa(max))
 	}
-	out := make([]canon.Scalar, n.Len)
-	c := i + 1
-	for k := range out {
-		e := &doc.Nodes[c]
+	elems := doc.ArrayElems(i)
+	out := make([]canon.Scalar, len(elems))
+	for k := range elems {
+		e := &elems[k]
 		var s canon.Scalar
 		var err error
 		switch e.Kind {
@@ -154,9 +154,9 @@ func scalars(doc *jsontext.Doc, i int32, path string) ([]canon.Scalar, error) {
 		case jsontext.True:
 			s = canon.BoolScalar(true)
 		case jsontext.Number:
-			s, err = canon.ParseNumber(doc.Raw(e))
+			s, err = canon.ParseNumber(doc.ElemRaw(e))
 		case jsontext.String:
-			s, err = canon.StringScalar(doc.Str(e))
+			s, err = canon.StringScalar(doc.ElemStr(e))
 		default:
 			return nil, errs.Invalid(errs.Index(path, k), "element is "+kindName(e.Kind)+", not a scalar")
 		}
@@ -166,7 +166,6 @@ func scalars(doc *jsontext.Doc, i int32, path string) ([]canon.Scalar, error) {
 			return nil, &ce
 		}
 		out[k] = s
-		c = e.Skip
 	}
 	return out, nil
 }

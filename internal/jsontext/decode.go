@@ -12,6 +12,21 @@ func (d *Doc) Name(n *Node) string {
 	return decodeString(d.Src[n.NameStart+1:n.NameEnd-1], n.NameFlags)
 }
 
+// ElemStr returns the decoded value of a String element.
+func (d *Doc) ElemStr(e *Elem) string {
+	return decodeString(d.Src[e.Start+1:e.End-1], e.Flags)
+}
+
+// ElemRaw returns the source text of a scalar element.
+func (d *Doc) ElemRaw(e *Elem) string { return d.Src[e.Start:e.End] }
+
+// ArrayElems returns the recorded elements of the array at node i (parsed
+// with Options.ArrayElems).
+func (d *Doc) ArrayElems(i int32) []Elem {
+	n := &d.Nodes[i]
+	return d.Elems[n.Elem0 : n.Elem0+n.Rec]
+}
+
 // Raw returns the source text of a node.
 func (d *Doc) Raw(n *Node) string { return d.Src[n.Start:n.End] }
 

@@ -62,12 +62,25 @@ type Node struct {
 	Len       int32 // Array/Object: the number of elements or members
 	Rec       int32 // Array/Object: how many of them are recorded
 	Skip      int32 // the index of the node after this one and its descendants
+	Elem0     int32 // Array with Options.ArrayElems: the index of its first Elem
+}
+
+// Elem is a recorded array element (with Options.ArrayElems): 12 bytes
+// instead of a Node's 44, since arrays of scalars are most of a document.
+// The contents of an element that is itself an array or object are checked
+// by the grammar but not recorded.
+type Elem struct {
+	Start int32
+	End   int32
+	Kind  Kind
+	Flags uint8 // of a String value
 }
 
 // Doc is a parsed document: its text and the tape. Nodes[0] is the root.
 type Doc struct {
 	Src   string
 	Nodes []Node
+	Elems []Elem
 }
 
 // Options says how much of the tree to record.
@@ -77,6 +90,9 @@ type Options struct {
 	// MaxChildren: at most this many elements or members of a container are
 	// recorded; the rest are checked by the grammar and counted in Len.
 	MaxChildren int
+	// ArrayElems: record the elements of arrays as Elems (see Node.Elem0), not
+	// as Nodes, and never record inside an element.
+	ArrayElems bool
 }
 
 // SyntaxError is a grammar error at a byte offset.
@@ -113,6 +129,7 @@ type parser struct {
 	pos   int
 	opt   Options
 	nodes []Node
+	elems []Elem
 	// frames holds the open containers up to the recorded depth + 1; deeper
 	// levels are kept as bits (1 = object) in deep.
 	frames []frame
@@ -125,10 +142,15 @@ type parser struct {
 func Parse(src string, opt Options) (*Doc, error) {
 	p := parser{src: src, opt: opt}
 	p.nodes = make([]Node, 0, 16)
+	if opt.ArrayElems {
+		// Most of a tool's document is array elements: guess one per 8 bytes
+		// rather than grow from nothing.
+		p.elems = make([]Elem, 0, min(len(src)/8+4, 1<<16))
+	}
 	if err := p.run(); err != nil {
 		return nil, err
 	}
-	return &Doc{Src: src, Nodes: p.nodes}, nil
+	return &Doc{Src: src, Nodes: p.nodes, Elems: p.elems}, nil
 }
 
 func (p *parser) fail(msg string) error {
@@ -149,22 +171,32 @@ func (p *parser) skipWS() {
 // depth returns the depth of the next value.
 func (p *parser) depth() int { return len(p.frames) + p.ndeep }
 
-// record reports whether the next value (a child of the innermost open
-// container, or the root) is to be recorded, and counts it in its parent.
-func (p *parser) record() bool {
+// How the next value is recorded.
+const (
+	recNone = iota
+	recNode
+	recElem
+)
+
+// record says how the next value (a child of the innermost open container,
+// or the root) is to be recorded, and counts it in its parent.
+func (p *parser) record() int {
 	if len(p.frames) == 0 && p.ndeep == 0 {
-		return p.opt.MaxDepth >= 0
+		return recNode
 	}
 	if p.ndeep > 0 {
-		return false
+		return recNone
 	}
 	f := &p.frames[len(p.frames)-1]
 	f.count++
 	if f.node < 0 || len(p.frames) > p.opt.MaxDepth || int(f.count) > p.opt.MaxChildren {
-		return false
+		return recNone
 	}
 	p.nodes[f.node].Rec++
-	return true
+	if !f.object && p.opt.ArrayElems {
+		return recElem
+	}
+	return recNode
 }
 
 func (p *parser) run() error {
@@ -176,11 +208,15 @@ func (p *parser) run() error {
 		if p.pos >= len(p.src) {
 			return p.fail("unexpected end of input")
 		}
-		rec := p.record()
+		mode := p.record()
 		idx := int32(-1)
-		if rec {
+		switch mode {
+		case recNode:
 			idx = int32(len(p.nodes))
-			p.nodes = append(p.nodes, Node{Start: int32(p.pos), NameStart: nameStart, NameEnd: nameEnd, NameFlags: nameFlags})
+			p.nodes = append(p.nodes, Node{Start: int32(p.pos), NameStart: nameStart, NameEnd: nameEnd, NameFlags: nameFlags, Elem0: int32(len(p.elems))})
+		case recElem:
+			idx = int32(len(p.elems))
+			p.elems = append(p.elems, Elem{Start: int32(p.pos)})
 		}
 		nameStart, nameEnd, nameFlags = 0, 0, 0
 		c := p.src[p.pos]
@@ -189,12 +225,17 @@ func (p *parser) run() error {
 		switch {
 		case c == '{' || c == '[':
 			p.pos++
-			if rec {
-				if c == '{' {
-					p.nodes[idx].Kind = Object
-				} else {
-					p.nodes[idx].Kind = Array
-				}
+			kind := Array
+			if c == '{' {
+				kind = Object
+			}
+			switch mode {
+			case recNode:
+				p.nodes[idx].Kind = kind
+			case recElem:
+				e := &p.elems[idx]
+				e.Kind, e.End = kind, e.Start+1
+				idx = -1 // an element's contents are not recorded
 			}
 			p.push(idx, c == '{')
 			p.skipWS()
@@ -239,12 +280,16 @@ func (p *parser) run() error {
 		default:
 			return p.fail("unexpected character " + quoteByte(c))
 		}
-		if rec {
+		switch mode {
+		case recNode:
 			n := &p.nodes[idx]
 			n.Kind = kind
 			n.Flags = flags
 			n.End = int32(p.pos)
 			n.Skip = idx + 1
+		case recElem:
+			e := &p.elems[idx]
+			e.Kind, e.Flags, e.End = kind, flags, int32(p.pos)
 		}
 	after:
 		// A value has ended at p.pos: close containers or move to the next value.

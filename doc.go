@@ -1,0 +1,38 @@
+// Package claimcheck checks claimed results exactly. It answers questions a
+// grader or a service asks of a claimed answer — is this array the same bag as
+// that one? are these the left and right residuals of a bag difference? is
+// 25/12 really the value of 1 + 1/2 + 1/3 + 1/4? — with a deterministic
+// verdict and the first discrepancy, never a repaired answer.
+//
+// This package holds only this overview and end-to-end examples. The work is
+// done by:
+//
+//   - [github.com/claimcheck/claimcheck/multiset]: CheckEquality and
+//     CheckDifference over bags of JSON scalars;
+//   - [github.com/claimcheck/claimcheck/rational]: CheckRational, exact
+//     rational arithmetic over integer and fraction expressions;
+//   - [github.com/claimcheck/claimcheck/canon]: the RFC 8785 canonical form
+//     that defines when two JSON scalars are equal;
+//   - [github.com/claimcheck/claimcheck/schema]: the tools as JSON documents
+//     (descriptors and a strict Execute), used by the claimcheck command
+//     (cmd/claimcheck: run, batch, serve) and the HTTP handler
+//     [github.com/claimcheck/claimcheck/httpapi].
+//
+// # Verdicts and errors
+//
+// A check's verdict is a value with Valid, Reason and a discrepancy; its Err
+// method is nil for a valid claim and otherwise reads as a test failure. An
+// error means the input was malformed or over a limit: every package returns
+// the same error type (an alias of one internal type), which errors.As finds,
+// carrying a code (invalid_input, limit_exceeded, unknown_tool), a JSON
+// Pointer path, a code point position for expression errors, and the name of
+// the limit exceeded.
+//
+// # Guarantees
+//
+// Exact: no floating point in the rational tool, no formatting-dependent
+// equality in the multiset tools. Deterministic: the same input gives the
+// same bytes. Bounded: every input is checked against the descriptors'
+// limits (or the caller's), in linear time, without recursion that grows with
+// the input.
+package claimcheck
