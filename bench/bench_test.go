@@ -1,0 +1,224 @@
+package bench
+
+import (
+	"encoding/json"
+	"strconv"
+	"testing"
+
+	"github.com/claimcheck/claimcheck/multiset"
+	"github.com/claimcheck/claimcheck/rational"
+	"github.com/claimcheck/claimcheck/schema"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/assert"
+)
+
+// discardT is a testify TestingT that drops failures.
+type discardT struct{}
+
+func (discardT) Errorf(string, ...any) {}
+
+var sizes = []int{1000, 10000}
+
+// lessAny orders mixed scalars for cmpopts.SortSlices: by type, then value.
+func lessAny(a, b any) bool {
+	ra, rb := rank(a), rank(b)
+	if ra != rb {
+		return ra < rb
+	}
+	switch a := a.(type) {
+	case bool:
+		return !a && b.(bool)
+	case float64:
+		return a < b.(float64)
+	case string:
+		return a < b.(string)
+	}
+	return false
+}
+
+func rank(x any) int {
+	switch x.(type) {
+	case nil:
+		return 0
+	case bool:
+		return 1
+	case float64:
+		return 2
+	}
+	return 3
+}
+
+// BenchmarkEquality: is claim (a shuffled source) the same bag? Every
+// sub-benchmark must answer true; the setup checks it once.
+func BenchmarkEquality(b *testing.B) {
+	for _, n := range sizes {
+		source := mixed(n, 1)
+		claim := shuffled(source, 2)
+		in := multiset.EqualityInput{Source: source, Claim: claim}
+		name := strconv.Itoa(n)
+		peers := []struct {
+			name string
+			run  func() bool
+		}{
+			{"claimcheck", func() bool {
+				res, err := multiset.CheckEquality(in)
+				return err == nil && res.Valid
+			}},
+			{"map-any", func() bool { return countAny(source, claim) }},
+			{"jcs-transform", func() bool { return countJCS(source, claim) }},
+			{"go-cmp-sortslices", func() bool {
+				return cmp.Equal(source, claim, cmpopts.SortSlices(lessAny))
+			}},
+			{"testify-elementsmatch", func() bool { return assert.ElementsMatch(discardT{}, source, claim) }},
+		}
+		for _, p := range peers {
+			if !p.run() {
+				b.Fatalf("%s/%s: not equal", name, p.name)
+			}
+			b.Run(name+"/"+p.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					p.run()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(2*n), "ns/item")
+			})
+		}
+	}
+}
+
+// BenchmarkDifference: left = source, right = a shuffled half of it with
+// some values of its own; the claim is the true residuals.
+func BenchmarkDifference(b *testing.B) {
+	for _, n := range sizes {
+		left := mixed(n, 1)
+		right := append(shuffled(left, 2)[:n/2], mixed(n/2, 9)...)
+		in := multiset.DifferenceInput{Left: left, Right: right}
+		// The expected residuals, by the naive model.
+		in.Claim.LeftOnly, in.Claim.RightOnly = residuals(left, right), residuals(right, left)
+		eq := multiset.EqualityInput{Source: left, Claim: right}
+		name := strconv.Itoa(n)
+		peers := []struct {
+			name string
+			run  func() bool
+		}{
+			{"claimcheck", func() bool {
+				res, err := multiset.CheckDifference(in)
+				return err == nil && res.Valid
+			}},
+			{"jcs-transform", func() bool {
+				return differenceJCS(left, right, in.Claim.LeftOnly, in.Claim.RightOnly)
+			}},
+		}
+		for _, p := range peers {
+			if !p.run() {
+				b.Fatalf("%s/%s: not valid", name, p.name)
+			}
+			b.Run(name+"/"+p.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					p.run()
+				}
+			})
+		}
+		// CheckEquality on the same data, for the 1.2x target.
+		b.Run(name+"/claimcheck-equality-same-data", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				multiset.CheckEquality(eq)
+			}
+		})
+	}
+}
+
+// residuals is the naive model of one side of a bag difference.
+func residuals(self, other []any) []any {
+	rem := map[string]int{}
+	for _, x := range other {
+		rem[jcsKey(x)]++
+	}
+	out := []any{}
+	for _, x := range self {
+		if k := jcsKey(x); rem[k] > 0 {
+			rem[k]--
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// BenchmarkRational: claimcheck vs a big.Rat recursive-descent evaluator vs
+// go/constant on the same expressions and true claims.
+func BenchmarkRational(b *testing.B) {
+	cases := []struct{ name, expr string }{
+		{"seed", "1 + 1/2 + 1/3 + 1/4"},
+		{"H10", harmonic(10)},
+		{"H100", harmonic(100)},
+		{"500-digit", bigLiterals()},
+	}
+	for _, c := range cases {
+		// The true value, by the oracle, as the claim.
+		p := &ratEval{s: c.expr}
+		v, err := p.expr()
+		if err != nil {
+			b.Fatal(err)
+		}
+		claim := v.RatString()
+		in := rational.Input{Expression: c.expr, ClaimedValue: claim, RequireCanonical: true}
+		peers := []struct {
+			name string
+			run  func() bool
+		}{
+			{"claimcheck", func() bool {
+				res, err := rational.CheckRational(in)
+				return err == nil && res.Valid
+			}},
+			{"big.Rat", func() bool {
+				ok, err := ratCheck(c.expr, claim)
+				return err == nil && ok
+			}},
+			{"go-constant", func() bool {
+				ok, err := constantCheck(c.expr, claim)
+				return err == nil && ok
+			}},
+		}
+		for _, p := range peers {
+			if !p.run() {
+				b.Fatalf("%s/%s: not valid", c.name, p.name)
+			}
+			b.Run(c.name+"/"+p.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					p.run()
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkExecute: the 10,000-item equality document, JSON in and JSON
+// out, vs merely decoding the same bytes leniently into any.
+func BenchmarkExecute(b *testing.B) {
+	source := mixed(10000, 1)
+	doc := equalityDoc(source, shuffled(source, 2))
+	b.Run("10000/claimcheck-execute", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(doc)))
+		for b.Loop() {
+			if _, err := schema.Execute(schema.MultisetEquality, "", doc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("10000/encoding-json-unmarshal", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(doc)))
+		for b.Loop() {
+			var v any
+			if err := json.Unmarshal(doc, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,3 +1,0 @@
-package schema
-
-func executeRational(src string) ([]byte, error) { panic("todo") }
