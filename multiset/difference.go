@@ -2,9 +2,9 @@ package multiset
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/bag"
 	"github.com/claimcheck/claimcheck/internal/errs"
 )
 
@@ -72,11 +72,11 @@ func CheckDifference(in DifferenceInput) (DifferenceResult, error) {
 // MaxDistinct (limit max_distinct). Time is linear in the number of
 // elements, memory in the number of distinct values.
 func (l Limits) CheckDifference(in DifferenceInput) (DifferenceResult, error) {
-	arrays := [4]array{
-		fromAny(in.Left, "/left", l),
-		fromAny(in.Right, "/right", l),
-		fromAny(in.Claim.LeftOnly, "/claim/left_only", l),
-		fromAny(in.Claim.RightOnly, "/claim/right_only", l),
+	arrays := [4]bag.Array{
+		anyArray("/left", in.Left),
+		anyArray("/right", in.Right),
+		anyArray("/claim/left_only", in.Claim.LeftOnly),
+		anyArray("/claim/right_only", in.Claim.RightOnly),
 	}
 	return l.difference(&arrays)
 }
@@ -84,77 +84,21 @@ func (l Limits) CheckDifference(in DifferenceInput) (DifferenceResult, error) {
 // CheckDifferenceScalars is [Limits.CheckDifference] over Scalars that are
 // already canonical: no conversion, no element errors.
 func (l Limits) CheckDifferenceScalars(left, right, leftOnly, rightOnly []canon.Scalar) (DifferenceResult, error) {
-	arrays := [4]array{
-		fromScalars(left, "/left"),
-		fromScalars(right, "/right"),
-		fromScalars(leftOnly, "/claim/left_only"),
-		fromScalars(rightOnly, "/claim/right_only"),
+	arrays := [4]bag.Array{
+		bag.Scalars("/left", left),
+		bag.Scalars("/right", right),
+		bag.Scalars("/claim/left_only", leftOnly),
+		bag.Scalars("/claim/right_only", rightOnly),
 	}
 	return l.difference(&arrays)
 }
 
-func (l Limits) difference(arrays *[4]array) (DifferenceResult, error) {
-	ix := newIndex(arrays[0].elems)
-	var ids [4][]int32
-	for k := range arrays {
-		if err := arrays[k].check(l); err != nil {
-			return DifferenceResult{}, err
-		}
-		var err error
-		if ids[k], err = ix.add(&arrays[k], l); err != nil {
-			return DifferenceResult{}, err
-		}
+func (l Limits) difference(arrays *[4]bag.Array) (DifferenceResult, error) {
+	m, err := bag.Difference(l.bag(), arrays)
+	if err != nil {
+		return DifferenceResult{}, err
 	}
-	n := len(ix.vals)
-	// rem counts, per value, the occurrences of the other side still to be
-	// matched; it is filled for one walk and emptied by it.
-	rem := make([]int32, n)
-	var d *DifferenceDiscrepancy
-	for side := 0; side < 2 && d == nil; side++ {
-		self, other, claimed := ids[side], ids[1-side], ids[2+side]
-		clear(rem)
-		for _, id := range other {
-			rem[id]++
-		}
-		i := 0 // index into the expected residual
-		for _, id := range self {
-			if rem[id] > 0 {
-				rem[id]--
-				continue
-			}
-			if i >= len(claimed) || claimed[i] != id {
-				d = ix.discrepancy(side, i, &id, claimed)
-				break
-			}
-			i++
-		}
-		if d == nil && i < len(claimed) {
-			d = ix.discrepancy(side, i, nil, claimed)
-		}
-	}
-	if d != nil {
-		return DifferenceResult{Reason: ClaimMismatch, Discrepancy: d, ReferenceVersion: ReferenceVersion}, nil
-	}
-	return DifferenceResult{Valid: true, ReferenceVersion: ReferenceVersion}, nil
-}
-
-// discrepancy builds the discrepancy at index i of a residual: expected is
-// the expected element's id (nil past its end), claimed the claimed list.
-func (ix *index) discrepancy(side, i int, expected *int32, claimed []int32) *DifferenceDiscrepancy {
-	list := "/left_only/"
-	if side == 1 {
-		list = "/right_only/"
-	}
-	d := &DifferenceDiscrepancy{Path: list + strconv.Itoa(i)}
-	if expected != nil {
-		v := ix.vals[*expected]
-		d.Expected = &v
-	}
-	if i < len(claimed) {
-		v := ix.vals[claimed[i]]
-		d.Actual = &v
-	}
-	return d
+	return differenceResult(m), nil
 }
 
 // Err returns nil for a valid claim, and otherwise an error whose message

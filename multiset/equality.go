@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/bag"
 	"github.com/claimcheck/claimcheck/internal/errs"
 )
 
@@ -59,65 +60,23 @@ func CheckEquality(in EqualityInput) (EqualityResult, error) {
 // /source, limit max_distinct); then the same for claim. Time is linear in
 // the number of elements, memory in the number of distinct values.
 func (l Limits) CheckEquality(in EqualityInput) (EqualityResult, error) {
-	src := fromAny(in.Source, "/source", l)
-	claim := fromAny(in.Claim, "/claim", l)
+	src, claim := anyArray("/source", in.Source), anyArray("/claim", in.Claim)
 	return l.equality(&src, &claim)
 }
 
 // CheckEqualityScalars is [Limits.CheckEquality] over Scalars that are
 // already canonical: no conversion, no element errors.
 func (l Limits) CheckEqualityScalars(source, claim []canon.Scalar) (EqualityResult, error) {
-	src := fromScalars(source, "/source")
-	c := fromScalars(claim, "/claim")
+	src, c := bag.Scalars("/source", source), bag.Scalars("/claim", claim)
 	return l.equality(&src, &c)
 }
 
-func (l Limits) equality(src, claim *array) (EqualityResult, error) {
-	if err := src.check(l); err != nil {
-		return EqualityResult{}, err
-	}
-	ix := newIndex(src.elems)
-	srcIDs, err := ix.add(src, l)
+func (l Limits) equality(src, claim *bag.Array) (EqualityResult, error) {
+	m, err := bag.Equality(l.bag(), src, claim)
 	if err != nil {
 		return EqualityResult{}, err
 	}
-	if err := claim.check(l); err != nil {
-		return EqualityResult{}, err
-	}
-	nsrc := len(ix.vals)
-	claimIDs, err := ix.add(claim, l)
-	if err != nil {
-		return EqualityResult{}, err
-	}
-	// first[id]: index of the id's first occurrence, in source for the ids
-	// source created and in claim for the others.
-	n := len(ix.vals)
-	first := make([]int32, n)
-	count := make([]int32, 2*n) // count[2*id] in source, count[2*id+1] in claim
-	for i := len(srcIDs) - 1; i >= 0; i-- {
-		first[srcIDs[i]] = int32(i)
-		count[2*srcIDs[i]]++
-	}
-	for j := len(claimIDs) - 1; j >= 0; j-- {
-		id := claimIDs[j]
-		if int(id) >= nsrc {
-			first[id] = int32(j)
-		}
-		count[2*id+1]++
-	}
-	for id := 0; id < n; id++ {
-		if count[2*id] == count[2*id+1] {
-			continue
-		}
-		d := &EqualityDiscrepancy{Value: ix.vals[id], Expected: int(count[2*id]), Actual: int(count[2*id+1])}
-		if id < nsrc {
-			d.Path = errs.Index("/source", int(first[id]))
-		} else {
-			d.Path = errs.Index("/claim", int(first[id]))
-		}
-		return EqualityResult{Reason: ClaimMismatch, Discrepancy: d, ReferenceVersion: ReferenceVersion}, nil
-	}
-	return EqualityResult{Valid: true, ReferenceVersion: ReferenceVersion}, nil
+	return equalityResult(m), nil
 }
 
 // Err returns nil for a valid claim, and otherwise an error whose message

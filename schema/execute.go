@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/bag"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsontext"
 	"github.com/claimcheck/claimcheck/multiset"
@@ -52,10 +53,13 @@ func (t *Tool) Execute(input []byte) ([]byte, error) {
 	return nil, &errs.Error{Code: errs.UnknownTool, Position: errs.NoPosition, Message: "no tool " + t.ID}
 }
 
+// limits are the multiset descriptors' (the JSON tools always use them).
+var limits = bag.Limits{MaxItems: 10000, MaxDistinct: 10000}
+
 // parse checks the grammar and records the root (depth 0), its members (1),
 // their elements or members (2) and theirs (3): deep enough for every tool.
 func parse(src string) (*jsontext.Doc, error) {
-	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: multiset.DefaultLimits.MaxItems, ArrayElems: true})
+	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: limits.MaxItems, ArrayElems: true})
 	if err != nil {
 		return nil, errs.Invalid("", err.Error())
 	}
@@ -133,41 +137,36 @@ func wantArray(doc *jsontext.Doc, i int32, path string) error {
 	return nil
 }
 
-// scalars converts the array at node i: its max_items limit first, then
-// its elements in index order.
-func scalars(doc *jsontext.Doc, i int32, path string) ([]canon.Scalar, error) {
-	n := &doc.Nodes[i]
-	max := multiset.DefaultLimits.MaxItems
-	if int(n.Len) > max {
-		return nil, errs.Limit(path, "max_items", path[1:]+" has "+itoa(int(n.Len))+" items, more than max_items "+itoa(max))
-	}
+// array reads the array at node i for the multiset engine: each element's
+// bytes become a Scalar when the engine visits it, without an intermediate
+// slice; an element that cannot be one is an error at its path.
+func array(doc *jsontext.Doc, i int32, path string) bag.Array {
 	elems := doc.ArrayElems(i)
-	out := make([]canon.Scalar, len(elems))
-	for k := range elems {
+	return bag.Array{Path: path, N: int(doc.Nodes[i].Len), At: func(k int) (canon.Scalar, error) {
 		e := &elems[k]
 		var s canon.Scalar
 		var err error
 		switch e.Kind {
 		case jsontext.Null:
+			return s, nil
 		case jsontext.False:
-			s = canon.BoolScalar(false)
+			return canon.BoolScalar(false), nil
 		case jsontext.True:
-			s = canon.BoolScalar(true)
+			return canon.BoolScalar(true), nil
 		case jsontext.Number:
 			s, err = canon.ParseNumber(doc.ElemRaw(e))
 		case jsontext.String:
 			s, err = canon.StringScalar(doc.ElemStr(e))
 		default:
-			return nil, errs.Invalid(errs.Index(path, k), "element is "+kindName(e.Kind)+", not a scalar")
+			return s, errs.Invalid(errs.Index(path, k), "element is "+kindName(e.Kind)+", not a scalar")
 		}
 		if err != nil {
 			ce := *err.(*errs.Error)
 			ce.Path = errs.Index(path, k)
-			return nil, &ce
+			return s, &ce
 		}
-		out[k] = s
-	}
-	return out, nil
+		return s, nil
+	}}
 }
 
 var (
@@ -177,8 +176,8 @@ var (
 	rationalNames   = []string{"expression", "claimed_value", "require_canonical"}
 )
 
-func executeEquality(src string) ([]byte, error) {
-	doc, err := parse(src)
+func executeEquality(text string) ([]byte, error) {
+	doc, err := parse(text)
 	if err != nil {
 		return nil, err
 	}
@@ -191,17 +190,20 @@ func executeEquality(src string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	var arrays [2][]canon.Scalar
-	for k, name := range equalityNames {
-		if arrays[k], err = scalars(doc, m[k], "/"+name); err != nil {
-			return nil, err
-		}
-	}
-	// With the descriptor's limits max_distinct cannot fire (an array has at
-	// most max_items = max_distinct values), so no element check is skipped.
-	res, err := multiset.DefaultLimits.CheckEqualityScalars(arrays[0], arrays[1])
+	src, claim := array(doc, m[0], "/source"), array(doc, m[1], "/claim")
+	mm, err := bag.Equality(limits, &src, &claim)
 	if err != nil {
 		return nil, err
+	}
+	res := multiset.EqualityResult{Valid: true, ReferenceVersion: multiset.ReferenceVersion}
+	if mm != nil {
+		res = multiset.EqualityResult{Reason: multiset.ClaimMismatch, ReferenceVersion: multiset.ReferenceVersion,
+			Discrepancy: &multiset.EqualityDiscrepancy{Value: mm.Value, Expected: mm.Expected, Actual: mm.Actual}}
+		if mm.InSource {
+			res.Discrepancy.Path = errs.Index("/source", mm.Index)
+		} else {
+			res.Discrepancy.Path = errs.Index("/claim", mm.Index)
+		}
 	}
 	return res.AppendJSON(make([]byte, 0, 192)), nil
 }
@@ -231,15 +233,22 @@ func executeDifference(src string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	var arrays [4][]canon.Scalar
+	var arrays [4]bag.Array
 	for k := range nodes {
-		if arrays[k], err = scalars(doc, nodes[k], paths[k]); err != nil {
-			return nil, err
-		}
+		arrays[k] = array(doc, nodes[k], paths[k])
 	}
-	res, err := multiset.DefaultLimits.CheckDifferenceScalars(arrays[0], arrays[1], arrays[2], arrays[3])
+	mm, err := bag.Difference(limits, &arrays)
 	if err != nil {
 		return nil, err
+	}
+	res := multiset.DifferenceResult{Valid: true, ReferenceVersion: multiset.ReferenceVersion}
+	if mm != nil {
+		list := "/left_only"
+		if mm.RightOnly {
+			list = "/right_only"
+		}
+		res = multiset.DifferenceResult{Reason: multiset.ClaimMismatch, ReferenceVersion: multiset.ReferenceVersion,
+			Discrepancy: &multiset.DifferenceDiscrepancy{Path: errs.Index(list, mm.Index), Expected: mm.Expected, Actual: mm.Actual}}
 	}
 	return res.AppendJSON(make([]byte, 0, 192)), nil
 }

@@ -1,0 +1,278 @@
+// Package bag is the engine of the multiset tools: it reads each input array
+// once, converting and hashing every element exactly once, and computes the
+// first discrepancy of an equality or difference claim. Package multiset
+// wraps it for Go values, package schema for JSON documents.
+//
+// Arrays are given as accessors, so neither caller builds an intermediate
+// slice of canonical values: a typed caller converts a Go value with canon.Of
+// when it is visited, the JSON reader converts an element's bytes.
+package bag
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/errs"
+)
+
+// Limits are the effective limits of a check (both positive).
+type Limits struct {
+	MaxItems    int
+	MaxDistinct int
+}
+
+// Array is one input array: its JSON Pointer path, its length, and an
+// accessor that returns element i as a Scalar, or the element's error (an
+// *errs.Error, at the element's path).
+type Array struct {
+	Path string
+	N    int
+	At   func(i int) (canon.Scalar, error)
+}
+
+// Scalars returns an Array over Scalars that are already canonical.
+func Scalars(path string, xs []canon.Scalar) Array {
+	return Array{Path: path, N: len(xs), At: func(i int) (canon.Scalar, error) { return xs[i], nil }}
+}
+
+// index numbers the distinct scalars of a check 0, 1, 2, ... in order of
+// first appearance. Numbers are keyed by their bits (canon folds -0 into 0,
+// and NaN never reaches a Scalar) and strings by their bytes, so two elements
+// get the same id exactly when the Scalars are ==, which canon guarantees is
+// RFC 8785 equality; nothing is formatted.
+type index struct {
+	nums map[uint64]int32
+	strs map[string]int32
+	lits [3]int32 // id+1 of null, false, true; 0 while unseen
+	n    int32    // ids given
+}
+
+// newIndex returns an empty index. Its maps grow with the distinct values,
+// not with the elements: pre-sizing them by the input's length would make
+// memory and allocations follow the items.
+func newIndex() *index {
+	return &index{nums: map[uint64]int32{}, strs: map[string]int32{}}
+}
+
+// intern returns the id of s, giving it the next id if it is new.
+func (ix *index) intern(s canon.Scalar) (id int32, isNew bool) {
+	next := ix.n
+	switch s.Kind() {
+	case canon.Number:
+		k := math.Float64bits(s.Float())
+		if id, ok := ix.nums[k]; ok {
+			return id, false
+		}
+		ix.nums[k] = next
+	case canon.String:
+		if id, ok := ix.strs[s.Str()]; ok {
+			return id, false
+		}
+		ix.strs[s.Str()] = next
+	default:
+		l := 0 // null
+		if s.Kind() == canon.Bool {
+			l = 1
+			if s.Bool() {
+				l = 2
+			}
+		}
+		if ix.lits[l] != 0 {
+			return ix.lits[l] - 1, false
+		}
+		ix.lits[l] = next + 1
+	}
+	ix.n++
+	return next, true
+}
+
+func itemsError(a *Array, lim Limits) error {
+	if a.N > lim.MaxItems {
+		return errs.Limit(a.Path, "max_items", a.Path[1:]+" has "+strconv.Itoa(a.N)+" items, more than max_items "+strconv.Itoa(lim.MaxItems))
+	}
+	return nil
+}
+
+func distinctError(a *Array, lim Limits) error {
+	return errs.Limit(a.Path, "max_distinct", a.Path[1:]+" has more than max_distinct "+strconv.Itoa(lim.MaxDistinct)+" distinct values")
+}
+
+// rest converts the elements of a from i on, for their errors only: an
+// element error outranks the array's max_distinct.
+func rest(a *Array, i int) error {
+	for ; i < a.N; i++ {
+		if _, err := a.At(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EqualityMismatch is the first mismatch of an equality claim.
+type EqualityMismatch struct {
+	InSource bool // the value occurs in source; Index is its first index there
+	Index    int  // else Index is its first index in claim
+	Value    canon.Scalar
+	Expected int // count in source
+	Actual   int // count in claim
+}
+
+// Equality checks that every value occurs as often in claim as in source
+// and returns the first mismatch (nil if none): the first distinct value of
+// source, by first occurrence, whose counts differ, else the first value of
+// claim that source lacks. Errors come in the contract's order: for source
+// then claim, max_items, the first bad element, max_distinct.
+func Equality(lim Limits, src, claim *Array) (*EqualityMismatch, error) {
+	if err := itemsError(src, lim); err != nil {
+		return nil, err
+	}
+	ix := newIndex()
+	var first []int32 // per id: index of its first occurrence
+	var count []int32 // per id: occurrences in source
+	for i := 0; i < src.N; i++ {
+		s, err := src.At(i)
+		if err != nil {
+			return nil, err
+		}
+		id, isNew := ix.intern(s)
+		if isNew {
+			if len(first) == lim.MaxDistinct {
+				if err := rest(src, i+1); err != nil {
+					return nil, err
+				}
+				return nil, distinctError(src, lim)
+			}
+			first = append(first, int32(i))
+			count = append(count, 0)
+		}
+		count[id]++
+	}
+	if err := itemsError(claim, lim); err != nil {
+		return nil, err
+	}
+	nsrc := len(first)
+	ccount := make([]int32, nsrc, len(first)+8) // per id: occurrences in claim
+	distinct := 0
+	for j := 0; j < claim.N; j++ {
+		s, err := claim.At(j)
+		if err != nil {
+			return nil, err
+		}
+		id, isNew := ix.intern(s)
+		if isNew {
+			first = append(first, int32(j))
+			count = append(count, 0)
+			ccount = append(ccount, 0)
+		}
+		if ccount[id] == 0 {
+			if distinct == lim.MaxDistinct {
+				if err := rest(claim, j+1); err != nil {
+					return nil, err
+				}
+				return nil, distinctError(claim, lim)
+			}
+			distinct++
+		}
+		ccount[id]++
+	}
+	for id := range first {
+		if count[id] == ccount[id] {
+			continue
+		}
+		m := &EqualityMismatch{InSource: id < nsrc, Index: int(first[id]), Expected: int(count[id]), Actual: int(ccount[id])}
+		from := claim
+		if m.InSource {
+			from = src
+		}
+		m.Value, _ = from.At(m.Index)
+		return m, nil
+	}
+	return nil, nil
+}
+
+// DifferenceMismatch is the first differing index of a claimed residual.
+// Expected and Actual are nil where the list has no element at Index.
+type DifferenceMismatch struct {
+	RightOnly bool // the index is in right_only (else left_only)
+	Index     int
+	Expected  *canon.Scalar
+	Actual    *canon.Scalar
+}
+
+// Difference checks claimed residuals arrays[2] (left_only) and arrays[3]
+// (right_only) against the bag differences of arrays[0] (left) and
+// arrays[1] (right), earliest occurrences removed, and returns the first
+// differing index (nil if none), left_only before right_only. Errors come in
+// the contract's order: for each array in turn, max_items, the first bad
+// element, max_distinct.
+func Difference(lim Limits, arrays *[4]Array) (*DifferenceMismatch, error) {
+	ix := newIndex()
+	var ids [4][]int32
+	var origin []int64 // per id: array<<40 | index of its first occurrence
+	var stamp []uint8  // per id: the last array (1-4) that counted it as distinct
+	for k := range arrays {
+		a := &arrays[k]
+		if err := itemsError(a, lim); err != nil {
+			return nil, err
+		}
+		ids[k] = make([]int32, a.N)
+		distinct := 0
+		for i := 0; i < a.N; i++ {
+			s, err := a.At(i)
+			if err != nil {
+				return nil, err
+			}
+			id, isNew := ix.intern(s)
+			if isNew {
+				origin = append(origin, int64(k)<<40|int64(i))
+				stamp = append(stamp, 0)
+			}
+			if stamp[id] != uint8(k+1) {
+				if distinct == lim.MaxDistinct {
+					if err := rest(a, i+1); err != nil {
+						return nil, err
+					}
+					return nil, distinctError(a, lim)
+				}
+				distinct++
+				stamp[id] = uint8(k + 1)
+			}
+			ids[k][i] = id
+		}
+	}
+	value := func(id int32) *canon.Scalar {
+		o := origin[id]
+		s, _ := arrays[o>>40].At(int(o & (1<<40 - 1)))
+		return &s
+	}
+	// rem counts, per value, the occurrences of the other side still to be
+	// matched; it is filled for one walk and emptied by it.
+	rem := make([]int32, len(origin))
+	for side := 0; side < 2; side++ {
+		self, other, claimed := ids[side], ids[1-side], ids[2+side]
+		clear(rem)
+		for _, id := range other {
+			rem[id]++
+		}
+		i := 0 // index into the expected residual
+		for _, id := range self {
+			if rem[id] > 0 {
+				rem[id]--
+				continue
+			}
+			if i >= len(claimed) || claimed[i] != id {
+				m := &DifferenceMismatch{RightOnly: side == 1, Index: i, Expected: value(id)}
+				if i < len(claimed) {
+					m.Actual = value(claimed[i])
+				}
+				return m, nil
+			}
+			i++
+		}
+		if i < len(claimed) {
+			return &DifferenceMismatch{RightOnly: side == 1, Index: i, Actual: value(claimed[i])}, nil
+		}
+	}
+	return nil, nil
+}
