@@ -252,4 +252,3 @@ func executeDifference(src string) ([]byte, error) {
 	}
 	return res.AppendJSON(make([]byte, 0, 192)), nil
 }
-
