@@ -22,8 +22,9 @@ type DifferenceClaim struct {
 	RightOnly []any `json:"right_only"`
 }
 
-// DifferenceResult is the verdict of [CheckDifference]. json.Marshal of it
-// is exactly the tool's output document.
+// DifferenceResult is the verdict of [CheckDifference]. AppendJSON writes
+// the tool's output document, byte for byte; json.Marshal gives the same JSON
+// value (encoding/json HTML-escapes <, > and & inside strings).
 type DifferenceResult struct {
 	Valid bool `json:"valid"`
 	// Reason is ClaimMismatch when the claim is not valid, else "".
@@ -102,12 +103,16 @@ func (l Limits) difference(arrays *[4]bag.Array) (DifferenceResult, error) {
 }
 
 // Err returns nil for a valid claim, and otherwise an error whose message
-// reads as a test failure, such as
+// reads as a test failure. The zero result (what a check returns with an
+// error) is not valid: its Err is not nil either. A message reads
 //
 //	claim.left_only[0] is missing; expected 1 (at /left_only/0)
 func (r DifferenceResult) Err() error {
-	if r.Valid || r.Discrepancy == nil {
+	switch {
+	case r.Valid:
 		return nil
+	case r.Discrepancy == nil:
+		return errNoVerdict
 	}
 	return errors.New(r.Discrepancy.String())
 }

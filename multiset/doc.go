@@ -7,8 +7,8 @@
 //
 // A check returns a verdict value ([EqualityResult], [DifferenceResult]):
 // Valid, Reason and the first Discrepancy, never a repaired claim.
-// json.Marshal of a verdict (or its AppendJSON method) is exactly the tool's
-// output document, and its Err method is nil when valid and otherwise an
+// A verdict's AppendJSON method writes exactly the tool's output document
+// (json.Marshal gives the same JSON value), and its Err method is nil when valid and otherwise an
 // error that reads as a test failure:
 //
 //	if err := res.Err(); err != nil {

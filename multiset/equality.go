@@ -15,8 +15,9 @@ type EqualityInput struct {
 	Claim  []any `json:"claim"`
 }
 
-// EqualityResult is the verdict of [CheckEquality]. json.Marshal of it is
-// exactly the tool's output document.
+// EqualityResult is the verdict of [CheckEquality]. AppendJSON writes the
+// tool's output document, byte for byte; json.Marshal gives the same JSON
+// value (encoding/json HTML-escapes <, > and & inside strings).
 type EqualityResult struct {
 	Valid bool `json:"valid"`
 	// Reason is ClaimMismatch when the claim is not valid, else "".
@@ -80,12 +81,16 @@ func (l Limits) equality(src, claim *bag.Array) (EqualityResult, error) {
 }
 
 // Err returns nil for a valid claim, and otherwise an error whose message
-// reads as a test failure, such as
+// reads as a test failure. The zero result (what a check returns with an
+// error) is not valid: its Err is not nil either. A message reads
 //
 //	claim has 1 occurrence of 1 where source has 2 (first at /source/0)
 func (r EqualityResult) Err() error {
-	if r.Valid || r.Discrepancy == nil {
+	switch {
+	case r.Valid:
 		return nil
+	case r.Discrepancy == nil:
+		return errNoVerdict
 	}
 	return errors.New(r.Discrepancy.String())
 }

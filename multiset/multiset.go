@@ -1,6 +1,7 @@
 package multiset
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/claimcheck/claimcheck/canon"
@@ -48,6 +49,10 @@ type Reason string
 
 // ClaimMismatch is the one reason of both multiset tools.
 const ClaimMismatch Reason = "claim_mismatch"
+
+// errNoVerdict is the Err of a zero result: a check that returned an error
+// reached no verdict, and grading code must not read that as a pass.
+var errNoVerdict = errors.New("multiset: no verdict: the check returned an error")
 
 func itoa(n int) string { return strconv.Itoa(n) }
 

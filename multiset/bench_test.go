@@ -1,0 +1,166 @@
+package multiset_test
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/multiset"
+)
+
+// mixedScalars returns n scalars drawn from a seeded generator: mostly
+// integers, doubles and short strings (with repeats), a few nulls and
+// booleans, some numbers as json.Number literals.
+func mixedScalars(n int, seed uint64) []any {
+	rng := rand.New(rand.NewPCG(seed, 0x6d756c7469736574))
+	xs := make([]any, n)
+	for i := range xs {
+		switch k := rng.IntN(100); {
+		case k < 35:
+			xs[i] = rng.IntN(n)
+		case k < 55:
+			xs[i] = float64(rng.IntN(n)) / 8
+		case k < 65:
+			xs[i] = json.Number(strconv.FormatFloat(rng.NormFloat64()*1e6, 'g', -1, 64))
+		case k < 95:
+			xs[i] = "s" + strconv.Itoa(rng.IntN(n))
+		case k < 97:
+			xs[i] = nil
+		default:
+			xs[i] = k%2 == 0
+		}
+	}
+	return xs
+}
+
+// mixedPair returns mixedScalars(n, seed) and a shuffled copy.
+func mixedPair(n int, seed uint64) (src, claim []any) {
+	src = mixedScalars(n, seed)
+	claim = append([]any(nil), src...)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	rng.Shuffle(len(claim), func(i, j int) { claim[i], claim[j] = claim[j], claim[i] })
+	return src, claim
+}
+
+var benchSizes = []int{100, 1000, 10000}
+
+// changedNearEnd returns a copy of xs with one element near the end
+// replaced by a value that does not occur.
+func changedNearEnd(xs []any) []any {
+	c := append([]any(nil), xs...)
+	c[len(c)-2] = "changed"
+	return c
+}
+
+func reportPerItem(b *testing.B, items int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(items), "ns/item")
+}
+
+func BenchmarkCheckEquality(b *testing.B) {
+	for _, n := range benchSizes {
+		src, claim := mixedPair(n, uint64(n))
+		for _, c := range []struct {
+			name  string
+			claim []any
+		}{{"shuffled", claim}, {"changed", changedNearEnd(claim)}} {
+			b.Run("n="+strconv.Itoa(n)+"/"+c.name, func(b *testing.B) {
+				in := multiset.EqualityInput{Source: src, Claim: c.claim}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := multiset.CheckEquality(in); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportPerItem(b, 2*n)
+			})
+		}
+	}
+}
+
+func BenchmarkCheckDifference(b *testing.B) {
+	for _, n := range benchSizes {
+		// left and right share about half their values; the claim is the
+		// true residual pair, or it with one change near the end.
+		left := mixedScalars(n, uint64(n))
+		right := append(mixedScalars(n/2, uint64(n)+7), left[:n/2]...)
+		lo, ro := modelResiduals(left, right)
+		if len(lo) < 2 {
+			b.Fatal("residual too short")
+		}
+		for _, c := range []struct {
+			name string
+			lo   []any
+		}{{"exact", lo}, {"changed", changedNearEnd(lo)}} {
+			b.Run("n="+strconv.Itoa(n)+"/"+c.name, func(b *testing.B) {
+				in := multiset.DifferenceInput{Left: left, Right: right,
+					Claim: multiset.DifferenceClaim{LeftOnly: c.lo, RightOnly: ro}}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := multiset.CheckDifference(in); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportPerItem(b, len(left)+len(right)+len(c.lo)+len(ro))
+			})
+		}
+	}
+}
+
+// TestAllocsDoNotGrowWithItems: with the number of distinct values fixed,
+// the number of allocations of a check must not grow with the number of
+// items (memory per item is the id arrays, allocated once).
+func TestAllocsDoNotGrowWithItems(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counts in -short mode")
+	}
+	const distinct = 50
+	pool := make([]canon.Scalar, distinct)
+	for i := range pool {
+		v := any(i)
+		switch i % 3 {
+		case 1:
+			v = "v" + strconv.Itoa(i)
+		case 2:
+			v = float64(i) + 0.5
+		}
+		pool[i], _ = canon.Of(v)
+	}
+	bag := func(n int) (src, claim []canon.Scalar) {
+		src = make([]canon.Scalar, n)
+		for i := range src {
+			src[i] = pool[i%distinct]
+		}
+		claim = append([]canon.Scalar(nil), src...)
+		rng := rand.New(rand.NewPCG(uint64(n), 2))
+		rng.Shuffle(n, func(i, j int) { claim[i], claim[j] = claim[j], claim[i] })
+		return src, claim
+	}
+	allocs := func(n int) (eq, diff float64) {
+		src, claim := bag(n)
+		l := multiset.Limits{}
+		eq = testing.AllocsPerRun(20, func() {
+			if r, err := l.CheckEqualityScalars(src, claim); err != nil || !r.Valid {
+				t.Fatal(r, err)
+			}
+		})
+		diff = testing.AllocsPerRun(20, func() {
+			if r, err := l.CheckDifferenceScalars(src, claim, nil, nil); err != nil || !r.Valid {
+				t.Fatal(r, err)
+			}
+		})
+		return eq, diff
+	}
+	eq1, diff1 := allocs(1000)
+	eq10, diff10 := allocs(10000)
+	t.Logf("CheckEqualityScalars allocs: %v at 1000 items, %v at 10000 (%d distinct)", eq1, eq10, distinct)
+	t.Logf("CheckDifferenceScalars allocs: %v at 1000 items, %v at 10000 (%d distinct)", diff1, diff10, distinct)
+	const slack = 2
+	if eq10 > eq1+slack {
+		t.Errorf("CheckEqualityScalars: %v allocations at 10000 items, %v at 1000: grows with items", eq10, eq1)
+	}
+	if diff10 > diff1+slack {
+		t.Errorf("CheckDifferenceScalars: %v allocations at 10000 items, %v at 1000: grows with items", diff10, diff1)
+	}
+}

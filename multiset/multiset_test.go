@@ -1,0 +1,693 @@
+package multiset_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/multiset"
+)
+
+// Every table row carries a reason: what the row pins down and why. A row
+// without one fails, so a table never grows cases nobody can explain.
+func needReason(t *testing.T, row int, reason string) {
+	t.Helper()
+	if strings.TrimSpace(reason) == "" {
+		t.Fatalf("table row %d has no reason", row)
+	}
+}
+
+const (
+	validDoc = `{"valid":true,"reference_version":"` + multiset.ReferenceVersion + `"}`
+	valid    = "valid"
+)
+
+// mismatchDoc is the output document of a mismatch with discrepancy d.
+func mismatchDoc(d string) string {
+	return `{"valid":false,"reason":"claim_mismatch","discrepancy":` + d + `,"reference_version":"` + multiset.ReferenceVersion + `"}`
+}
+
+// wantErr is an expected *multiset.Error.
+type wantErr struct {
+	code  errs.Code
+	path  string
+	limit string
+	msg   string // a substring of the message
+}
+
+func invalid(path, msg string) *wantErr {
+	return &wantErr{code: errs.InvalidInput, path: path, msg: msg}
+}
+
+func limited(path, limit string) *wantErr {
+	return &wantErr{code: errs.LimitExceeded, path: path, limit: limit, msg: limit}
+}
+
+// checkErr asserts that err is the *multiset.Error w describes, reachable with
+// errors.As and errors.Is, and one line of English.
+func checkErr(t *testing.T, err error, w *wantErr) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want %s at %q", w.code, w.path)
+	}
+	var e *multiset.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %T %q is not a *multiset.Error", err, err)
+	}
+	if e.Code != w.code || e.Path != w.path || e.Limit != w.limit || e.Position != errs.NoPosition {
+		t.Fatalf("got code=%s path=%q limit=%q position=%d (%s)\nwant code=%s path=%q limit=%q position=-1",
+			e.Code, e.Path, e.Limit, e.Position, e.Message, w.code, w.path, w.limit)
+	}
+	sentinel, other := errs.ErrInvalidInput, errs.ErrLimitExceeded
+	if w.code == errs.LimitExceeded {
+		sentinel, other = other, sentinel
+	}
+	if !errors.Is(err, sentinel) || errors.Is(err, other) {
+		t.Errorf("errors.Is: want %v and not %v for %v", sentinel, other, err)
+	}
+	if e.Message == "" || strings.ContainsAny(e.Message, "\n\r") {
+		t.Errorf("message %q is not one non-empty line", e.Message)
+	}
+	if !strings.Contains(e.Message, w.msg) {
+		t.Errorf("message %q does not mention %q", e.Message, w.msg)
+	}
+	if want := string(w.code) + " at " + w.path; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Error() = %q, want prefix %q", err.Error(), want)
+	}
+	doc, _ := json.Marshal(err)
+	if !json.Valid(doc) || !bytes.Contains(doc, []byte(`"code":"`+string(w.code)+`"`)) || bytes.Contains(doc, []byte(`"position"`)) {
+		t.Errorf("error document %s", doc)
+	}
+}
+
+// result is what both verdict types share.
+type result interface {
+	Err() error
+	String() string
+	AppendJSON([]byte) []byte
+}
+
+// checkResult asserts the output document (byte for byte: member order and
+// number form are part of the contract), and that Err, String, AppendJSON and
+// json.Marshal agree with it.
+func checkResult(t *testing.T, r result, wantDoc, wantMsg string) {
+	t.Helper()
+	got := r.AppendJSON(nil)
+	if string(got) != wantDoc {
+		t.Fatalf("output\ngot  %s\nwant %s", got, wantDoc)
+	}
+	if app := r.AppendJSON([]byte("prefix")); string(app) != "prefix"+string(got) {
+		t.Errorf("AppendJSON(prefix) = %s, want prefix+%s", app, got)
+	}
+	// json.Marshal gives the same document; being encoding/json it also
+	// escapes <, >, &, U+2028 and U+2029 (the same JSON value, other bytes).
+	marshaled, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var escaped bytes.Buffer
+	json.HTMLEscape(&escaped, got)
+	if !bytes.Equal(marshaled, escaped.Bytes()) {
+		t.Errorf("json.Marshal = %s, want %s", marshaled, escaped.Bytes())
+	}
+	if r.String() != wantMsg {
+		t.Errorf("String() = %q, want %q", r.String(), wantMsg)
+	}
+	switch err := r.Err(); {
+	case wantMsg == valid && err != nil:
+		t.Errorf("Err() = %v for a valid claim", err)
+	case wantMsg != valid && (err == nil || err.Error() != wantMsg):
+		t.Errorf("Err() = %v, want %q", err, wantMsg)
+	}
+}
+
+var (
+	negZero = math.Copysign(0, -1)
+	nan     = math.NaN()
+	inf     = math.Inf(1)
+	big     = multiset.Limits{MaxItems: 100000, MaxDistinct: 100000}
+)
+
+type (
+	grade  string             // a named string type, as grading code declares
+	points float64            // a named float type
+	pair   struct{ A, B int } // a struct: not a scalar
+)
+
+// ones returns n copies of v.
+func ones(n int, v any) []any {
+	xs := make([]any, n)
+	for i := range xs {
+		xs[i] = v
+	}
+	return xs
+}
+
+// count returns 0, 1, ..., n-1.
+func count(n int) []any {
+	xs := make([]any, n)
+	for i := range xs {
+		xs[i] = i
+	}
+	return xs
+}
+
+func cat(parts ...[]any) []any {
+	var xs []any
+	for _, p := range parts {
+		xs = append(xs, p...)
+	}
+	return xs
+}
+
+var equalityRows = []struct {
+	reason        string
+	limits        *multiset.Limits // nil: CheckEquality with the defaults
+	source, claim []any
+	want          string // "valid" or the discrepancy document
+	msg           string // Err().Error() of a mismatch
+	err           *wantErr
+}{
+	{reason: "seed example 1: order does not matter",
+		source: []any{1, nil, 1}, claim: []any{nil, 1, 1}, want: valid},
+	{reason: "seed example 2: counts are decimal strings",
+		source: []any{1, 1}, claim: []any{1},
+		want: `{"path":"/source/0","expected":"2","actual":"1"}`,
+		msg:  "claim has 1 occurrence of 1 where source has 2 (first at /source/0)"},
+	{reason: "nil slices are empty arrays",
+		source: nil, claim: nil, want: valid},
+	{reason: "a nil source against a non-empty claim reports the claim's value",
+		source: nil, claim: []any{"x", "x"},
+		want: `{"path":"/claim/0","expected":"0","actual":"2"}`,
+		msg:  `claim has 2 occurrences of "x" where source has none (first at /claim/0)`},
+	{reason: "a non-empty source against a nil claim",
+		source: []any{"x"}, claim: nil,
+		want: `{"path":"/source/0","expected":"1","actual":"0"}`,
+		msg:  `claim has 0 occurrences of "x" where source has 1 (first at /source/0)`},
+	{reason: "-0 and 0 are one value (float64 -0, json.Number -0, int 0)",
+		source: []any{negZero, json.Number("-0"), json.Number("-0.0e5")}, claim: []any{0, 0.0, json.Number("0")}, want: valid},
+	{reason: "-0 and 0 count together: two of them against one",
+		source: []any{0, negZero}, claim: []any{0},
+		want: `{"path":"/source/0","expected":"2","actual":"1"}`,
+		msg:  "claim has 1 occurrence of 0 where source has 2 (first at /source/0)"},
+	{reason: "1.0, 1, json.Number 1e0, 100e-2, float32, int8, uint64 are one value",
+		source: []any{1.0, 1, json.Number("1e0"), json.Number("100e-2"), float32(1), int8(1), uint64(1)},
+		claim:  []any{json.Number("1"), json.Number("1.0"), json.Number("10e-1"), 1, 1, 1, 1}, want: valid},
+	{reason: "the string \"1\" is not the number 1",
+		source: []any{"1"}, claim: []any{1},
+		want: `{"path":"/source/0","expected":"1","actual":"0"}`,
+		msg:  `claim has 0 occurrences of "1" where source has 1 (first at /source/0)`},
+	{reason: "true is not the string \"true\"",
+		source: []any{true}, claim: []any{"true"},
+		want: `{"path":"/source/0","expected":"1","actual":"0"}`,
+		msg:  `claim has 0 occurrences of true where source has 1 (first at /source/0)`},
+	{reason: "null is not the string \"null\"",
+		source: []any{nil}, claim: []any{"null"},
+		want: `{"path":"/source/0","expected":"1","actual":"0"}`,
+		msg:  `claim has 0 occurrences of null where source has 1 (first at /source/0)`},
+	{reason: "0, false, null and \"\" are four values",
+		source: []any{0, false, nil, ""}, claim: []any{"", nil, false, 0}, want: valid},
+	{reason: "1 and true are two values",
+		source: []any{1}, claim: []any{true},
+		want: `{"path":"/source/0","expected":"1","actual":"0"}`,
+		msg:  "claim has 0 occurrences of 1 where source has 1 (first at /source/0)"},
+	{reason: "float32(0.1) widens to 0.10000000149011612, not the double 0.1",
+		source: []any{float32(0.1)}, claim: []any{0.1},
+		want: `{"path":"/source/0","expected":"1","actual":"0"}`,
+		msg:  "claim has 0 occurrences of 0.10000000149011612 where source has 1 (first at /source/0)"},
+	{reason: "int64 2^53+1 rounds to 2^53, as the JSON literal does",
+		source: []any{int64(1<<53 + 1), json.Number("9007199254740993")}, claim: []any{float64(1 << 53), uint64(1 << 53)}, want: valid},
+	{reason: "named types of scalar kinds are accepted",
+		source: []any{grade("A"), points(2.5)}, claim: []any{"A", 2.5}, want: valid},
+	{reason: "canon.Scalar elements pass through",
+		source: []any{canon.BoolScalar(true), canon.NullScalar()}, claim: []any{true, nil}, want: valid},
+	{reason: "the first mismatch follows first source occurrence, not the largest difference",
+		source: []any{"x", "y", "y"}, claim: []any{"x", "x", "x", "y"},
+		want: `{"path":"/source/0","expected":"1","actual":"3"}`,
+		msg:  `claim has 3 occurrences of "x" where source has 1 (first at /source/0)`},
+	{reason: "the path is the first source occurrence, not a later one",
+		source: []any{"a", "b", "a", "b"}, claim: []any{"a", "a", "b"},
+		want: `{"path":"/source/1","expected":"2","actual":"1"}`,
+		msg:  `claim has 1 occurrence of "b" where source has 2 (first at /source/1)`},
+	{reason: "a source mismatch beats an extra claim value that comes earlier in the claim",
+		source: []any{1, 2}, claim: []any{3, 1},
+		want: `{"path":"/source/1","expected":"1","actual":"0"}`,
+		msg:  "claim has 0 occurrences of 2 where source has 1 (first at /source/1)"},
+	{reason: "extra claim values: the first by first occurrence in claim, with its count",
+		source: []any{1}, claim: []any{1, "b", "a", "b"},
+		want: `{"path":"/claim/1","expected":"0","actual":"2"}`,
+		msg:  `claim has 2 occurrences of "b" where source has none (first at /claim/1)`},
+	{reason: "an extra claim value spelled like a source value but of another type",
+		source: []any{"1e+21"}, claim: []any{"1e+21", 1e21},
+		want: `{"path":"/claim/1","expected":"0","actual":"1"}`,
+		msg:  "claim has 1 occurrence of 1e+21 where source has none (first at /claim/1)"},
+	{reason: "strings compare by code points: no Unicode normalization",
+		source: []any{"\u00c5"}, claim: []any{"A\u030a"},
+		want: `{"path":"/source/0","expected":"1","actual":"0"}`,
+		msg:  `claim has 0 occurrences of "Å" where source has 1 (first at /source/0)`},
+	{reason: "Err() writes the value in canonical form, control characters escaped",
+		source: []any{"a\nb"}, claim: nil,
+		want: `{"path":"/source/0","expected":"1","actual":"0"}`,
+		msg:  `claim has 0 occurrences of "a\nb" where source has 1 (first at /source/0)`},
+
+	// Limits.
+	{reason: "10000 items is the default max_items, inclusive",
+		source: ones(10000, 1), claim: ones(10000, json.Number("1.0")), want: valid},
+	{reason: "10000 distinct values is the default max_distinct, inclusive",
+		source: count(10000), claim: count(10000), want: valid},
+	{reason: "10001 source items exceed the default max_items",
+		source: ones(10001, 1), claim: nil, err: limited("/source", "max_items")},
+	{reason: "10001 claim items exceed the default max_items",
+		source: nil, claim: ones(10001, 1), err: limited("/claim", "max_items")},
+	{reason: "the zero Limits means the defaults",
+		limits: &multiset.Limits{}, source: ones(10001, 1), err: limited("/source", "max_items")},
+	{reason: "negative limits mean the defaults too",
+		limits: &multiset.Limits{MaxItems: -1, MaxDistinct: -5}, source: count(10000), claim: count(10000), want: valid},
+	{reason: "raised limits accept a bag over the defaults",
+		limits: &big, source: count(20000), claim: count(20000), want: valid},
+	{reason: "custom max_items: one over",
+		limits: &multiset.Limits{MaxItems: 3}, source: []any{1, 2, 3}, claim: []any{1, 2, 3, 4}, err: limited("/claim", "max_items")},
+	{reason: "max_items comes before the array's own bad elements",
+		limits: &multiset.Limits{MaxItems: 3}, source: []any{map[string]any{}, 1, 2, 3}, err: limited("/source", "max_items")},
+	{reason: "a bad source element comes before claim's max_items",
+		limits: &multiset.Limits{MaxItems: 3}, source: []any{1, []any{}}, claim: ones(4, 1), err: invalid("/source/1", "[]interface {}")},
+	{reason: "elements come before max_distinct",
+		limits: &multiset.Limits{MaxDistinct: 2}, source: []any{1, 2, 3, nan}, err: invalid("/source/3", "not finite")},
+	{reason: "a custom max_distinct smaller than max_items fires",
+		limits: &multiset.Limits{MaxDistinct: 2}, source: []any{1, 1, 2, 2, 3}, claim: []any{1}, err: limited("/source", "max_distinct")},
+	{reason: "source max_distinct comes before claim max_items",
+		limits: &multiset.Limits{MaxItems: 4, MaxDistinct: 2}, source: []any{1, 2, 3}, claim: ones(5, 1), err: limited("/source", "max_distinct")},
+	{reason: "claim max_distinct, after a clean source",
+		limits: &multiset.Limits{MaxDistinct: 2}, source: []any{1, 2}, claim: []any{1, 2, 3}, err: limited("/claim", "max_distinct")},
+	{reason: "max_distinct counts per array, not over both",
+		limits: &multiset.Limits{MaxDistinct: 2}, source: []any{1, 2}, claim: []any{3, 4},
+		want: `{"path":"/source/0","expected":"1","actual":"0"}`,
+		msg:  "claim has 0 occurrences of 1 where source has 1 (first at /source/0)"},
+	{reason: "max_distinct counts canonical values: -0, 0 and json 0.0 are one",
+		limits: &multiset.Limits{MaxDistinct: 1}, source: []any{0, negZero, json.Number("0.0")}, claim: []any{0, 0, 0}, want: valid},
+
+	// Element errors.
+	{reason: "a map is not a scalar", source: []any{1, map[string]any{"a": 1}}, err: invalid("/source/1", "map[string]interface {}")},
+	{reason: "a slice is not a scalar", source: []any{1}, claim: []any{1, []int{1}}, err: invalid("/claim/1", "[]int")},
+	{reason: "a struct is not a scalar", source: []any{pair{}}, err: invalid("/source/0", "multiset_test.pair")},
+	{reason: "a pointer is not a scalar, even to a scalar", source: []any{new(int)}, err: invalid("/source/0", "*int")},
+	{reason: "NaN is not finite", source: []any{nan}, err: invalid("/source/0", "not finite")},
+	{reason: "+Inf is not finite", source: []any{0}, claim: []any{inf}, err: invalid("/claim/0", "not finite")},
+	{reason: "-Inf is not finite", source: []any{math.Inf(-1)}, err: invalid("/source/0", "not finite")},
+	{reason: "float32 NaN is not finite", source: []any{float32(nan)}, err: invalid("/source/0", "not finite")},
+	{reason: "a named float NaN is not finite", source: []any{points(nan)}, err: invalid("/source/0", "not finite")},
+	{reason: "invalid UTF-8 is refused, never repaired", source: []any{"ok", "caf\xe9"}, err: invalid("/source/1", "UTF-8")},
+	{reason: "a surrogate code point in UTF-8 form is invalid", source: []any{"\xed\xa0\x80"}, err: invalid("/source/0", "UTF-8")},
+	{reason: "a named string type with invalid UTF-8", claim: []any{grade("\xff")}, err: invalid("/claim/0", "UTF-8")},
+	{reason: "json.Number out of double range", source: []any{json.Number("1e400")}, err: invalid("/source/0", "range")},
+	{reason: "json.Number with a bad literal", source: []any{json.Number("01")}, err: invalid("/source/0", "not a JSON number")},
+	{reason: "an empty json.Number is not a number", source: []any{json.Number("")}, err: invalid("/source/0", "not a JSON number")},
+	{reason: "json.Number 1e-400 underflows to 0, not an error",
+		source: []any{json.Number("1e-400"), json.Number("-1e-400")}, claim: []any{0, 0}, want: valid},
+	{reason: "elements in index order: the first bad one wins",
+		source: []any{1, inf, map[string]int{}}, err: invalid("/source/1", "not finite")},
+	{reason: "source elements before claim elements",
+		source: []any{1, []any{}}, claim: []any{map[string]any{}}, err: invalid("/source/1", "[]interface {}")},
+}
+
+func TestCheckEqualityTable(t *testing.T) {
+	for i, r := range equalityRows {
+		needReason(t, i, r.reason)
+		t.Run(r.reason, func(t *testing.T) {
+			in := multiset.EqualityInput{Source: r.source, Claim: r.claim}
+			var res multiset.EqualityResult
+			var err error
+			if r.limits == nil {
+				res, err = multiset.CheckEquality(in)
+			} else {
+				res, err = r.limits.CheckEquality(in)
+			}
+			if r.err != nil {
+				checkErr(t, err, r.err)
+				return
+			}
+			if err != nil {
+				t.Fatalf("unexpected error %v", err)
+			}
+			if r.want == valid {
+				checkResult(t, res, validDoc, valid)
+				if res.Discrepancy != nil || res.Reason != "" {
+					t.Errorf("a valid result has discrepancy %v, reason %q", res.Discrepancy, res.Reason)
+				}
+				return
+			}
+			checkResult(t, res, mismatchDoc(r.want), r.msg)
+			if res.Reason != multiset.ClaimMismatch {
+				t.Errorf("reason %q", res.Reason)
+			}
+			if d, _ := res.Discrepancy.MarshalJSON(); string(d) != r.want {
+				t.Errorf("discrepancy MarshalJSON %s, want %s", d, r.want)
+			}
+		})
+	}
+}
+
+var differenceRows = []struct {
+	reason              string
+	limits              *multiset.Limits
+	left, right, lo, ro []any
+	want                string
+	msg                 string
+	err                 *wantErr
+}{
+	{reason: "seed example 1",
+		left: []any{"a", "a", "b"}, right: []any{"a", "c"}, lo: []any{"a", "b"}, ro: []any{"c"}, want: valid},
+	{reason: "seed example 2: null where the claim has no element",
+		left: []any{1}, want: `{"path":"/left_only/0","expected":1,"actual":null}`,
+		msg: "claim.left_only[0] is missing; expected 1 (at /left_only/0)"},
+	{reason: "nil slices are empty arrays", want: valid},
+	{reason: "the earliest occurrences are removed: [a,b,a]-[a] is [b,a]",
+		left: []any{"a", "b", "a"}, right: []any{"a"}, lo: []any{"b", "a"}, want: valid},
+	{reason: "removing the latest occurrence instead is caught at index 0",
+		left: []any{"a", "b", "a"}, right: []any{"a"}, lo: []any{"a", "b"},
+		want: `{"path":"/left_only/0","expected":"b","actual":"a"}`,
+		msg:  `claim.left_only[0] is "a"; expected "b" (at /left_only/0)`},
+	{reason: "right_only: the same walk over right",
+		left: []any{2}, right: []any{2, 3, 2}, ro: []any{3, 2}, want: valid},
+	{reason: "one occurrence for one occurrence",
+		left: []any{"a", "a", "a", "b"}, right: []any{"a", "b", "b"}, lo: []any{"a", "a"}, ro: []any{"b"}, want: valid},
+	{reason: "left_only is checked fully before right_only: a long left_only beats a wrong right_only[0]",
+		left: []any{1}, right: []any{2}, lo: []any{1, 5}, ro: []any{9},
+		want: `{"path":"/left_only/1","expected":null,"actual":5}`,
+		msg:  "claim.left_only[1] is 5 but the residual has no element there (at /left_only/1)"},
+	{reason: "right_only is checked once left_only is right",
+		left: []any{1}, right: []any{2}, lo: []any{1}, ro: []any{3},
+		want: `{"path":"/right_only/0","expected":2,"actual":3}`,
+		msg:  "claim.right_only[0] is 3; expected 2 (at /right_only/0)"},
+	{reason: "a short right_only: expected element, actual null",
+		right: []any{1, 1}, ro: []any{1},
+		want: `{"path":"/right_only/1","expected":1,"actual":null}`,
+		msg:  "claim.right_only[1] is missing; expected 1 (at /right_only/1)"},
+	{reason: "a real null expected where the claim has nothing: both null, told apart by Err()",
+		left: []any{nil},
+		want: `{"path":"/left_only/0","expected":null,"actual":null}`,
+		msg:  "claim.left_only[0] is missing; expected null (at /left_only/0)"},
+	{reason: "a claimed real null past the residual's end: both null, told apart by Err()",
+		lo:   []any{nil},
+		want: `{"path":"/left_only/0","expected":null,"actual":null}`,
+		msg:  "claim.left_only[0] is null but the residual has no element there (at /left_only/0)"},
+	{reason: "null is not the string \"null\"",
+		left: []any{nil}, lo: []any{"null"},
+		want: `{"path":"/left_only/0","expected":null,"actual":"null"}`,
+		msg:  `claim.left_only[0] is "null"; expected null (at /left_only/0)`},
+	{reason: "null residuals are data: matched one for one",
+		left: []any{nil, nil, nil}, right: []any{nil}, lo: []any{nil, nil}, want: valid},
+	{reason: "-0 consumes 0",
+		left: []any{negZero, json.Number("-0")}, right: []any{0, 0.0}, want: valid},
+	{reason: "1.0 consumes 1 and json.Number 1e0; the claim's spelling need not match",
+		left: []any{1.0, json.Number("1e0"), 2}, right: []any{1}, lo: []any{json.Number("100e-2"), json.Number("2.0")}, want: valid},
+	{reason: "\"1\" and 1 do not consume each other",
+		left: []any{"1", 1}, right: []any{1}, lo: []any{"1"}, want: valid},
+	{reason: "true and \"true\", null and \"null\" do not consume each other",
+		left: []any{true, nil}, right: []any{"true", "null"}, lo: []any{true, nil}, ro: []any{"true", "null"}, want: valid},
+	{reason: "expected and actual are written canonically: 100e-2 as 1",
+		left: []any{json.Number("100e-2")}, lo: []any{"1"},
+		want: `{"path":"/left_only/0","expected":1,"actual":"1"}`,
+		msg:  `claim.left_only[0] is "1"; expected 1 (at /left_only/0)`},
+	{reason: "1e21 is written 1e+21 and 1e-7 as 1e-7",
+		left: []any{json.Number("1000000000000000000000")}, lo: []any{json.Number("0.0000001")},
+		want: `{"path":"/left_only/0","expected":1e+21,"actual":1e-7}`,
+		msg:  "claim.left_only[0] is 1e-7; expected 1e+21 (at /left_only/0)"},
+	{reason: "strings are written in JCS form: control characters escaped, U+2028 literal",
+		left: []any{"\x01\n"}, lo: []any{"\u2028"},
+		want: `{"path":"/left_only/0","expected":"\u0001\n","actual":"` + "\u2028" + `"}`,
+		msg:  `claim.left_only[0] is "` + "\u2028" + `"; expected "\u0001\n" (at /left_only/0)`},
+	{reason: "a mismatch at a later index",
+		left: []any{1, 2, 3, 4}, right: []any{2}, lo: []any{1, 3, 5},
+		want: `{"path":"/left_only/2","expected":4,"actual":5}`,
+		msg:  "claim.left_only[2] is 5; expected 4 (at /left_only/2)"},
+
+	// Limits: left, right, claim.left_only, claim.right_only in turn, each
+	// max_items, then its elements, then max_distinct.
+	{reason: "10000 items per array, inclusive",
+		left: ones(10000, 1), right: ones(10000, 1), want: valid},
+	{reason: "10001 items in left", left: ones(10001, 1), err: limited("/left", "max_items")},
+	{reason: "10001 items in right", right: ones(10001, 1), err: limited("/right", "max_items")},
+	{reason: "10001 items in left_only", lo: ones(10001, 1), err: limited("/claim/left_only", "max_items")},
+	{reason: "10001 items in right_only", ro: ones(10001, 1), err: limited("/claim/right_only", "max_items")},
+	{reason: "raised limits accept big residuals",
+		limits: &big, left: count(15000), lo: count(15000), want: valid},
+	{reason: "max_items before the array's own elements",
+		limits: &multiset.Limits{MaxItems: 2}, right: []any{[]any{}, 1, 1}, err: limited("/right", "max_items")},
+	{reason: "an earlier array's element before a later array's max_items",
+		limits: &multiset.Limits{MaxItems: 2}, left: []any{map[string]any{}}, right: ones(3, 1), err: invalid("/left/0", "map")},
+	{reason: "left's max_distinct before right's max_items",
+		limits: &multiset.Limits{MaxItems: 3, MaxDistinct: 2}, left: []any{1, 2, 3}, right: ones(4, 1), err: limited("/left", "max_distinct")},
+	{reason: "elements before max_distinct within one array",
+		limits: &multiset.Limits{MaxDistinct: 1}, left: []any{1, 2, "\xff"}, err: invalid("/left/2", "UTF-8")},
+	{reason: "max_distinct of a claimed residual",
+		limits: &multiset.Limits{MaxDistinct: 2}, left: []any{1, 2, 1}, right: []any{2, 1}, lo: []any{1, 2, 3}, err: limited("/claim/left_only", "max_distinct")},
+	{reason: "max_distinct counts per array: four arrays of two values each pass",
+		limits: &multiset.Limits{MaxDistinct: 2}, left: []any{1, 2}, right: []any{3, 4}, lo: []any{5, 6}, ro: []any{true, false},
+		want: `{"path":"/left_only/0","expected":1,"actual":5}`,
+		msg:  "claim.left_only[0] is 5; expected 1 (at /left_only/0)"},
+	{reason: "left_only's elements before right_only's",
+		lo: []any{1, 1, map[string]any{}}, ro: []any{[]any{}}, err: invalid("/claim/left_only/2", "map")},
+	{reason: "right_only's element, at the input document's path",
+		ro: []any{1, pair{}}, err: invalid("/claim/right_only/1", "multiset_test.pair")},
+	{reason: "json.Number out of range in right", right: []any{json.Number("-1e400")}, err: invalid("/right/0", "range")},
+}
+
+func TestCheckDifferenceTable(t *testing.T) {
+	for i, r := range differenceRows {
+		needReason(t, i, r.reason)
+		t.Run(r.reason, func(t *testing.T) {
+			in := multiset.DifferenceInput{Left: r.left, Right: r.right,
+				Claim: multiset.DifferenceClaim{LeftOnly: r.lo, RightOnly: r.ro}}
+			var res multiset.DifferenceResult
+			var err error
+			if r.limits == nil {
+				res, err = multiset.CheckDifference(in)
+			} else {
+				res, err = r.limits.CheckDifference(in)
+			}
+			if r.err != nil {
+				checkErr(t, err, r.err)
+				return
+			}
+			if err != nil {
+				t.Fatalf("unexpected error %v", err)
+			}
+			if r.want == valid {
+				checkResult(t, res, validDoc, valid)
+				return
+			}
+			checkResult(t, res, mismatchDoc(r.want), r.msg)
+			if d, _ := res.Discrepancy.MarshalJSON(); string(d) != r.want {
+				t.Errorf("discrepancy MarshalJSON %s, want %s", d, r.want)
+			}
+		})
+	}
+}
+
+// TestScalarsAPI checks that the Scalar entry points give the typed API's
+// answers and apply the same limits.
+func TestScalarsAPI(t *testing.T) {
+	scalars := func(xs ...any) []canon.Scalar {
+		out := make([]canon.Scalar, len(xs))
+		for i, x := range xs {
+			s, err := canon.Of(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[i] = s
+		}
+		return out
+	}
+	rows := []struct {
+		reason       string
+		limits       multiset.Limits
+		a, b, lo, ro []any
+	}{
+		{"valid bags", multiset.Limits{}, []any{1, "a", nil}, []any{nil, "a", 1.0}, []any{}, []any{}},
+		{"a source mismatch", multiset.Limits{}, []any{1, 1, "a"}, []any{"a", 1}, []any{1}, nil},
+		{"an extra claim value", multiset.Limits{}, []any{1}, []any{1, false}, nil, []any{false}},
+		{"a wrong residual", multiset.Limits{}, []any{1, 2}, []any{2}, []any{2}, nil},
+		{"max_items", multiset.Limits{MaxItems: 2}, []any{1, 2}, []any{1, 2, 3}, nil, nil},
+		{"max_distinct", multiset.Limits{MaxDistinct: 2}, []any{1, 2, 3}, []any{1}, nil, nil},
+		{"max_distinct of left_only", multiset.Limits{MaxDistinct: 1}, []any{1}, []any{1}, []any{1, 2}, nil},
+	}
+	for i, r := range rows {
+		needReason(t, i, r.reason)
+		eq, err1 := r.limits.CheckEquality(multiset.EqualityInput{Source: r.a, Claim: r.b})
+		eqS, err2 := r.limits.CheckEqualityScalars(scalars(r.a...), scalars(r.b...))
+		if !sameAnswer(eq, err1, eqS, err2) {
+			t.Errorf("%s: equality: typed %v %v, scalars %v %v", r.reason, eq, err1, eqS, err2)
+		}
+		in := multiset.DifferenceInput{Left: r.a, Right: r.b, Claim: multiset.DifferenceClaim{LeftOnly: r.lo, RightOnly: r.ro}}
+		df, err1 := r.limits.CheckDifference(in)
+		dfS, err2 := r.limits.CheckDifferenceScalars(scalars(r.a...), scalars(r.b...), scalars(r.lo...), scalars(r.ro...))
+		if !sameAnswer(df, err1, dfS, err2) {
+			t.Errorf("%s: difference: typed %v %v, scalars %v %v", r.reason, df, err1, dfS, err2)
+		}
+	}
+}
+
+// sameAnswer compares two answers by their JSON documents.
+func sameAnswer(a any, errA error, b any, errB error) bool {
+	if errA != nil || errB != nil {
+		ja, _ := json.Marshal(errA)
+		jb, _ := json.Marshal(errB)
+		return errA != nil && errB != nil && bytes.Equal(ja, jb)
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return bytes.Equal(ja, jb)
+}
+
+func TestGenericHelpers(t *testing.T) {
+	type row struct {
+		reason string
+		got    func() (any, error)
+		want   string // output document, or the error's JSON path
+		err    *wantErr
+	}
+	rows := []row{
+		{"[]int bags", func() (any, error) { return multiset.CheckEqualityOf([]int{1, 2, 2}, []int{2, 1, 2}) }, validDoc, nil},
+		{"[]string mismatch", func() (any, error) { return multiset.CheckEqualityOf([]string{"a", "b"}, []string{"b", "b"}) },
+			mismatchDoc(`{"path":"/source/0","expected":"1","actual":"0"}`), nil},
+		{"[]float64 -0 equals 0", func() (any, error) { return multiset.CheckEqualityOf([]float64{negZero}, []float64{0}) }, validDoc, nil},
+		{"[]float32 widens exactly", func() (any, error) { return multiset.CheckEqualityOf([]float32{0.5, 0.1}, []float32{0.1, 0.5}) }, validDoc, nil},
+		{"named element type", func() (any, error) { return multiset.CheckEqualityOf([]grade{"A", "B"}, []grade{"B", "A"}) }, validDoc, nil},
+		{"[]bool extra", func() (any, error) { return multiset.CheckEqualityOf([]bool{true}, []bool{true, false}) },
+			mismatchDoc(`{"path":"/claim/1","expected":"0","actual":"1"}`), nil},
+		{"nil typed slices are empty", func() (any, error) { return multiset.CheckEqualityOf[int](nil, nil) }, validDoc, nil},
+		{"NaN in a []float64 names the element", func() (any, error) { return multiset.CheckEqualityOf([]float64{1}, []float64{1, nan}) }, "",
+			invalid("/claim/1", "not finite")},
+		{"invalid UTF-8 in a []string", func() (any, error) { return multiset.CheckEqualityOf([]string{"\xc0\x80"}, nil) }, "",
+			invalid("/source/0", "UTF-8")},
+		{"default max_items applies", func() (any, error) { return multiset.CheckEqualityOf(make([]int, 10001), nil) }, "",
+			limited("/source", "max_items")},
+		{"difference of []int", func() (any, error) {
+			return multiset.CheckDifferenceOf([]int{1, 2, 1}, []int{1, 3}, []int{2, 1}, []int{3})
+		}, validDoc, nil},
+		{"difference of []string, wrong residual", func() (any, error) {
+			return multiset.CheckDifferenceOf([]string{"a", "b", "a"}, []string{"a"}, []string{"a", "b"}, nil)
+		}, mismatchDoc(`{"path":"/left_only/0","expected":"b","actual":"a"}`), nil},
+		{"difference of []uint8 with a short residual", func() (any, error) {
+			return multiset.CheckDifferenceOf([]uint8{7}, nil, nil, nil)
+		}, mismatchDoc(`{"path":"/left_only/0","expected":7,"actual":null}`), nil},
+		{"difference: Inf in right_only names the element at the document path", func() (any, error) {
+			return multiset.CheckDifferenceOf(nil, nil, nil, []float64{inf})
+		}, "", invalid("/claim/right_only/0", "not finite")},
+		{"difference: max_items of left_only", func() (any, error) {
+			return multiset.CheckDifferenceOf(nil, nil, make([]int, 10001), nil)
+		}, "", limited("/claim/left_only", "max_items")},
+	}
+	for i, r := range rows {
+		needReason(t, i, r.reason)
+		t.Run(r.reason, func(t *testing.T) {
+			got, err := r.got()
+			if r.err != nil {
+				checkErr(t, err, r.err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, _ := json.Marshal(got)
+			if string(doc) != r.want {
+				t.Errorf("got  %s\nwant %s", doc, r.want)
+			}
+		})
+	}
+}
+
+// TestGenericAgreesWithTyped checks CheckEqualityOf against CheckEquality
+// on the same values boxed as []any.
+func TestGenericAgreesWithTyped(t *testing.T) {
+	src := []float64{1, 2.5, negZero, 1e21, 2.5}
+	claims := [][]float64{{2.5, 0, 1e21, 1, 2.5}, {2.5, 0, 1e21, 1}, {1, 2.5, 0, 1e21, 2.5, 7}, nil}
+	box := func(xs []float64) []any {
+		var out []any
+		for _, x := range xs {
+			out = append(out, x)
+		}
+		return out
+	}
+	for _, c := range claims {
+		a, err1 := multiset.CheckEqualityOf(src, c)
+		b, err2 := multiset.CheckEquality(multiset.EqualityInput{Source: box(src), Claim: box(c)})
+		if !sameAnswer(a, err1, b, err2) {
+			t.Errorf("claim %v: generic %v, typed %v", c, a, b)
+		}
+		d1, err1 := multiset.CheckDifferenceOf(src, c, nil, nil)
+		d2, err2 := multiset.CheckDifference(multiset.DifferenceInput{Left: box(src), Right: box(c)})
+		if !sameAnswer(d1, err1, d2, err2) {
+			t.Errorf("claim %v: generic difference %v, typed %v", c, d1, d2)
+		}
+	}
+}
+
+// TestNilEqualsEmpty: a nil slice and an empty one are the same input.
+func TestNilEqualsEmpty(t *testing.T) {
+	a, _ := multiset.CheckEquality(multiset.EqualityInput{})
+	b, _ := multiset.CheckEquality(multiset.EqualityInput{Source: []any{}, Claim: []any{}})
+	if !sameAnswer(a, nil, b, nil) || !a.Valid {
+		t.Errorf("nil %v, empty %v", a, b)
+	}
+	c, _ := multiset.CheckDifference(multiset.DifferenceInput{})
+	d, _ := multiset.CheckDifference(multiset.DifferenceInput{Left: []any{}, Right: []any{},
+		Claim: multiset.DifferenceClaim{LeftOnly: []any{}, RightOnly: []any{}}})
+	if !sameAnswer(c, nil, d, nil) || !c.Valid {
+		t.Errorf("nil %v, empty %v", c, d)
+	}
+	e, _ := multiset.Limits{}.CheckEqualityScalars(nil, []canon.Scalar{})
+	f, _ := multiset.Limits{}.CheckDifferenceScalars(nil, nil, []canon.Scalar{}, nil)
+	if !e.Valid || !f.Valid {
+		t.Errorf("Scalars API: nil and empty: %v %v", e, f)
+	}
+}
+
+// TestErrorReturnsInvalidResult: with an error the result is the zero
+// value, which is not valid, so code that ignores the error fails closed on
+// Valid.
+func TestErrorReturnsInvalidResult(t *testing.T) {
+	res, err := multiset.CheckEquality(multiset.EqualityInput{Source: []any{nan}})
+	if err == nil || res.Valid || res.Discrepancy != nil {
+		t.Fatalf("got %v, %v", res, err)
+	}
+}
+
+// TestDeterminism: a large mixed input gives the same bytes on every run.
+func TestDeterminism(t *testing.T) {
+	src, claim := mixedPair(10000, 1)
+	// Two changes: one value missing, one foreign value added, so the
+	// discrepancy depends on first-occurrence bookkeeping.
+	claim[len(claim)-3] = "not in source"
+	in := multiset.EqualityInput{Source: src, Claim: claim}
+	din := multiset.DifferenceInput{Left: src, Right: claim[:7000], Claim: multiset.DifferenceClaim{LeftOnly: claim[:10]}}
+	var first, firstD []byte
+	for i := 0; i < 20; i++ {
+		res, err := multiset.CheckEquality(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dres, err := multiset.CheckDifference(din)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := json.Marshal(res)
+		dout, _ := json.Marshal(dres)
+		if i == 0 {
+			first, firstD = out, dout
+			if res.Valid || dres.Valid {
+				t.Fatalf("want mismatches, got %s %s", out, dout)
+			}
+			continue
+		}
+		if !bytes.Equal(out, first) || !bytes.Equal(dout, firstD) {
+			t.Fatalf("run %d: %s / %s, run 0: %s / %s", i, out, dout, first, firstD)
+		}
+	}
+}
