@@ -1,0 +1,527 @@
+package rational
+
+import (
+	"fmt"
+	"math/big"
+	"math/bits"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/claimcheck/claimcheck/internal/errs"
+)
+
+const (
+	pathExpression = "/expression"
+	pathClaim      = "/claimed_value"
+
+	limitBytes  = "max_expression_bytes"
+	limitTokens = "max_tokens"
+	limitDepth  = "max_depth"
+	limitDigits = "max_value_digits"
+)
+
+type tokenKind uint8
+
+const (
+	tokEOF tokenKind = iota
+	tokInt
+	tokPlus
+	tokMinus
+	tokTimes
+	tokDivide
+	tokOpen
+	tokClose
+)
+
+// token is one lexical token. pos is its code point offset (what errors and
+// discrepancies report); start and end are byte offsets into the source,
+// used to cut out divisor texts and literals.
+type token struct {
+	kind       tokenKind
+	pos        int32
+	start, end int32
+}
+
+// Expr is a parsed expression: its syntax tree, kept in post-order (the order
+// of evaluation) with the source position of every token. It is built by
+// [Parse] or [Limits.Parse] and is immutable; it may be evaluated any number
+// of times, concurrently.
+type Expr struct {
+	src       string
+	prog      []instr
+	lits      []Rat
+	maxStack  int
+	maxDigits int
+}
+
+type opcode uint8
+
+const (
+	opLit opcode = iota
+	opNeg
+	opAdd
+	opSub
+	opMul
+	opQuo
+)
+
+// instr is one node of the tree in post-order. pos is the code point offset
+// of the node's token (the operator, or a literal's first digit). For opLit,
+// arg indexes Expr.lits; for opQuo, [arg, end) is the byte span of the divisor
+// operand's source text.
+type instr struct {
+	op       opcode
+	pos      int32
+	arg, end int32
+}
+
+// ZeroDivision is the first division by zero met when evaluating an
+// expression.
+type ZeroDivision struct {
+	// Position is the code point offset of the "/" or "÷" token.
+	Position int
+	// DivisorText is the divisor operand's exact source text, from its first
+	// token's first character to its last token's last character.
+	DivisorText string
+}
+
+// Parse parses expr with [DefaultLimits]; see [Limits.Parse]. The error, if
+// any, is an *[Error].
+func Parse(expr string) (*Expr, error) { return DefaultLimits.Parse(expr) }
+
+// Parse validates expr ([Limits.ValidateExpression]), tokenises all of it and
+// parses it by the grammar
+//
+//	expr    := term (("+" | "-") term)*
+//	term    := unary (("*" | "/") unary)*
+//	unary   := "-" unary | primary
+//	primary := INTEGER | "(" expr ")"
+//
+// with U+2212, U+00D7 and U+00F7 read as "-", "*" and "/". The first lexical
+// error wins over any syntax error. Errors are *[Error] with path
+// "/expression" and the code point position of the offending character or
+// token (the expression's length when it ends early).
+func (l Limits) Parse(expr string) (*Expr, error) {
+	l = l.norm()
+	if err := l.validateExpression(expr); err != nil {
+		return nil, err
+	}
+	e := new(Expr)
+	if err := l.parseInto(e, expr); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// parseInto runs steps 5 and 6 on an already validated expression and stores
+// the result in e. It returns *Error, not error, so that a nil result is
+// never a non-nil interface.
+func (l Limits) parseInto(e *Expr, src string) *Error {
+	// Every token takes at least one byte, so this capacity is never exceeded.
+	n := min(len(src), l.MaxTokens) + 1
+	toks, ints, err := lex(src, l, make([]token, 0, n))
+	if err != nil {
+		return err
+	}
+	p := parser{src: src, toks: toks, maxDepth: l.MaxDepth}
+	p.prog = make([]instr, 0, len(toks)-1)
+	p.lits = make([]Rat, 0, ints)
+	if err := p.parseExpr(); err != nil {
+		return err
+	}
+	if t := p.peek(); t.kind != tokEOF {
+		return p.unexpected(t)
+	}
+	*e = Expr{src: src, prog: p.prog, lits: p.lits, maxStack: p.maxStack, maxDigits: l.MaxValueDigits}
+	return nil
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// lex tokenises src in one left-to-right scan (SPEC section 7, rule 9) and
+// appends the tokens, then an EOF token at the length in code points. ints
+// counts the INTEGER tokens.
+func lex(src string, l Limits, toks []token) (_ []token, ints int, _ *Error) {
+	pos := 0
+	for i := 0; i < len(src); {
+		c := src[i]
+		var kind tokenKind
+		size := 1
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+			pos++
+			continue
+		case isDigit(c):
+			kind = tokInt
+		case c == '+':
+			kind = tokPlus
+		case c == '-':
+			kind = tokMinus
+		case c == '*':
+			kind = tokTimes
+		case c == '/':
+			kind = tokDivide
+		case c == '(':
+			kind = tokOpen
+		case c == ')':
+			kind = tokClose
+		case c >= utf8.RuneSelf:
+			var r rune
+			r, size = utf8.DecodeRuneInString(src[i:])
+			switch r {
+			case '\u2212':
+				kind = tokMinus
+			case '\u00d7':
+				kind = tokTimes
+			case '\u00f7':
+				kind = tokDivide
+			default:
+				return nil, 0, errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, r, size))
+			}
+		default:
+			return nil, 0, errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, rune(c), 1))
+		}
+		if len(toks) >= l.MaxTokens {
+			return nil, 0, errs.LimitAt(pathExpression, pos, limitTokens,
+				"more than "+strconv.Itoa(l.MaxTokens)+" tokens")
+		}
+		if kind == tokInt {
+			j := i + 1
+			for j < len(src) && isDigit(src[j]) {
+				j++
+			}
+			if c == '0' && j > i+1 {
+				return nil, 0, errs.InvalidAt(pathExpression, pos+1, "integer literal with a leading zero")
+			}
+			if j-i > l.MaxValueDigits {
+				return nil, 0, errs.LimitAt(pathExpression, pos, limitDigits,
+					"integer literal of more than "+strconv.Itoa(l.MaxValueDigits)+" digits")
+			}
+			size = j - i
+			ints++
+		}
+		toks = append(toks, token{kind: kind, pos: int32(pos), start: int32(i), end: int32(i + size)})
+		i += size
+		if kind == tokInt {
+			pos += size
+		} else {
+			pos++
+		}
+	}
+	return append(toks, token{kind: tokEOF, pos: int32(pos), start: int32(len(src)), end: int32(len(src))}), ints, nil
+}
+
+// unexpectedChar describes a character that starts no token; src[i:i+size]
+// holds it.
+func unexpectedChar(src string, i int, r rune, size int) string {
+	afterDigit := i > 0 && isDigit(src[i-1])
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return fmt.Sprintf("invalid UTF-8 byte %#02x", src[i])
+	case r == '.':
+		return "unexpected character '.': decimal fractions are not supported, only integers"
+	case (r == 'e' || r == 'E') && afterDigit:
+		return fmt.Sprintf("unexpected character %q: exponents are not supported, only integers", r)
+	case r == '^':
+		return "unexpected character '^': there is no power operator"
+	case (r == '_' || r == ',') && afterDigit:
+		return fmt.Sprintf("unexpected character %q: digit separators are not supported", r)
+	}
+	return fmt.Sprintf("unexpected character %q", r)
+}
+
+// parser is a recursive-descent parser over the token slice. Recursion happens
+// only at "(", so its depth is bounded by the depth limit; runs of "+", "-",
+// "*", "/" and unary "-" are loops.
+type parser struct {
+	src      string
+	toks     []token
+	i        int
+	depth    int
+	maxDepth int
+
+	prog     []instr
+	lits     []Rat
+	stack    int // operand stack height of prog so far
+	maxStack int
+}
+
+func (p *parser) peek() token { return p.toks[p.i] }
+
+func (p *parser) emit(in instr) {
+	switch in.op {
+	case opLit:
+		p.stack++
+		if p.stack > p.maxStack {
+			p.maxStack = p.stack
+		}
+	case opAdd, opSub, opMul, opQuo:
+		p.stack--
+	}
+	p.prog = append(p.prog, in)
+}
+
+func (p *parser) parseExpr() *Error {
+	if err := p.parseTerm(); err != nil {
+		return err
+	}
+	for {
+		t := p.peek()
+		var op opcode
+		switch t.kind {
+		case tokPlus:
+			op = opAdd
+		case tokMinus:
+			op = opSub
+		default:
+			return nil
+		}
+		p.i++
+		if err := p.parseTerm(); err != nil {
+			return err
+		}
+		p.emit(instr{op: op, pos: t.pos})
+	}
+}
+
+func (p *parser) parseTerm() *Error {
+	if err := p.parseUnary(); err != nil {
+		return err
+	}
+	for {
+		t := p.peek()
+		var op opcode
+		switch t.kind {
+		case tokTimes:
+			op = opMul
+		case tokDivide:
+			op = opQuo
+		default:
+			return nil
+		}
+		p.i++
+		first := p.peek()
+		if err := p.parseUnary(); err != nil {
+			return err
+		}
+		last := p.toks[p.i-1]
+		p.emit(instr{op: op, pos: t.pos, arg: first.start, end: last.end})
+	}
+}
+
+func (p *parser) parseUnary() *Error {
+	start := p.i
+	for p.peek().kind == tokMinus {
+		if p.depth >= p.maxDepth {
+			return p.depthError(p.peek())
+		}
+		p.depth++
+		p.i++
+	}
+	n := p.i - start
+	if err := p.parsePrimary(); err != nil {
+		return err
+	}
+	// The innermost minus, the last one written, applies first.
+	for k := n - 1; k >= 0; k-- {
+		p.emit(instr{op: opNeg, pos: p.toks[start+k].pos})
+	}
+	p.depth -= n
+	return nil
+}
+
+func (p *parser) parsePrimary() *Error {
+	t := p.peek()
+	switch t.kind {
+	case tokInt:
+		p.i++
+		p.lits = append(p.lits, literal(p.src[t.start:t.end]))
+		p.emit(instr{op: opLit, pos: t.pos, arg: int32(len(p.lits) - 1)})
+		return nil
+	case tokOpen:
+		if p.depth >= p.maxDepth {
+			return p.depthError(t)
+		}
+		p.depth++
+		p.i++
+		if err := p.parseExpr(); err != nil {
+			return err
+		}
+		c := p.peek()
+		if c.kind != tokClose {
+			return p.unexpected(c)
+		}
+		p.depth--
+		p.i++
+		return nil
+	}
+	return p.unexpected(t)
+}
+
+func (p *parser) depthError(t token) *Error {
+	return errs.LimitAt(pathExpression, int(t.pos), limitDepth,
+		"nesting deeper than "+strconv.Itoa(p.maxDepth)+" (parentheses plus pending unary minus)")
+}
+
+// unexpected reports a syntax error at t.
+func (p *parser) unexpected(t token) *Error {
+	var msg string
+	prev := tokEOF
+	if p.i > 0 {
+		prev = p.toks[p.i-1].kind
+	}
+	operandEnded := prev == tokInt || prev == tokClose
+	text := p.src[t.start:t.end]
+	switch {
+	case t.kind == tokEOF:
+		msg = "unexpected end of expression"
+	case operandEnded && (t.kind == tokInt || t.kind == tokOpen):
+		msg = fmt.Sprintf("missing operator before %q: implicit multiplication is not supported", text)
+	case t.kind == tokPlus:
+		msg = "unexpected '+': there is no unary plus"
+	case t.kind == tokClose && operandEnded:
+		msg = "unmatched ')'"
+	default:
+		msg = fmt.Sprintf("unexpected %q: expected an integer, '(' or '-'", text)
+	}
+	return errs.InvalidAt(pathExpression, int(t.pos), msg)
+}
+
+// literal converts a validated digit string.
+func literal(s string) Rat {
+	var z Rat
+	if len(s) <= 19 {
+		if v := decimalChunk(s); v != 0 {
+			z.num.SetUint64(v)
+		}
+		return z
+	}
+	if bits.UintSize != 64 {
+		z.num.SetString(s, 10)
+		return z
+	}
+	// math/big's SetString reads byte by byte through an io.ByteScanner;
+	// folding in 19 digits at a time is several times faster.
+	words := make([]big.Word, 0, len(s)/19+1)
+	for i := 0; i < len(s); {
+		n := min(19, len(s)-i)
+		carry, scale := decimalChunk(s[i:i+n]), pow10u64[n]
+		for k, w := range words {
+			hi, lo := bits.Mul64(uint64(w), scale)
+			var c uint64
+			lo, c = bits.Add64(lo, carry, 0)
+			words[k] = big.Word(lo)
+			carry = hi + c
+		}
+		if carry != 0 {
+			words = append(words, big.Word(carry))
+		}
+		i += n
+	}
+	z.num.SetBits(words)
+	return z
+}
+
+// decimalChunk converts at most 19 digits.
+func decimalChunk(s string) uint64 {
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		v = v*10 + uint64(s[i]-'0')
+	}
+	return v
+}
+
+var pow10u64 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// Eval evaluates e exactly, in post-order, left operand before right. It
+// returns exactly one of:
+//
+//   - the value, when evaluation finishes;
+//   - the first division by zero (a divisor is evaluated whole before it is
+//     tested), as a *[ZeroDivision];
+//   - an *[Error] with limit "max_value_digits" at the operator that produced
+//     the first reduced intermediate value whose numerator or denominator has
+//     more digits than e's limits allow.
+func (e *Expr) Eval() (Rat, *ZeroDivision, error) {
+	v, zd, err := e.eval()
+	if err != nil {
+		return Rat{}, nil, err
+	}
+	return v, zd, nil
+}
+
+func (e *Expr) eval() (Rat, *ZeroDivision, *Error) {
+	if len(e.prog) == 0 { // the zero Expr, not built by Parse
+		return Rat{}, nil, nil
+	}
+	var buf [16]Rat
+	stack := buf[:0]
+	if e.maxStack > len(buf) {
+		stack = make([]Rat, 0, e.maxStack)
+	}
+	for _, in := range e.prog {
+		switch in.op {
+		case opLit:
+			stack = append(stack, e.lits[in.arg])
+			continue
+		case opNeg:
+			top := &stack[len(stack)-1]
+			*top = top.Neg()
+			continue
+		}
+		y := &stack[len(stack)-1]
+		x := &stack[len(stack)-2]
+		var z Rat
+		switch in.op {
+		case opAdd:
+			z = add(x, y, false)
+		case opSub:
+			z = add(x, y, true)
+		case opMul:
+			z = mul(x, y, false)
+		case opQuo:
+			if y.Sign() == 0 {
+				return Rat{}, &ZeroDivision{Position: int(in.pos), DivisorText: e.src[in.arg:in.end]}, nil
+			}
+			z = mul(x, y, true)
+		}
+		if ratOver(&z, e.maxDigits) {
+			return Rat{}, nil, errs.LimitAt(pathExpression, int(in.pos), limitDigits,
+				"intermediate value with more than "+strconv.Itoa(e.maxDigits)+" digits")
+		}
+		stack = stack[:len(stack)-1]
+		stack[len(stack)-1] = z
+	}
+	return stack[0], nil, nil
+}
+
+// String returns e fully parenthesised with ASCII operators, one pair of
+// parentheses per operation: "1 + 1/2" is "(1 + (1 / 2))", "-2" is "(-2)".
+func (e *Expr) String() string {
+	if len(e.prog) == 0 {
+		return ""
+	}
+	stack := make([]string, 0, e.maxStack)
+	for _, in := range e.prog {
+		switch in.op {
+		case opLit:
+			stack = append(stack, e.lits[in.arg].String())
+		case opNeg:
+			stack[len(stack)-1] = "(-" + stack[len(stack)-1] + ")"
+		default:
+			y := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			var b strings.Builder
+			b.WriteString("(")
+			b.WriteString(stack[len(stack)-1])
+			b.WriteString([...]string{opAdd: " + ", opSub: " - ", opMul: " * ", opQuo: " / "}[in.op])
+			b.WriteString(y)
+			b.WriteString(")")
+			stack[len(stack)-1] = b.String()
+		}
+	}
+	return stack[0]
+}
