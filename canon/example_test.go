@@ -1,0 +1,140 @@
+package canon_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/claimcheck/claimcheck/canon"
+)
+
+// Key returns the RFC 8785 form of a scalar: equal keys, equal scalars.
+func ExampleKey() {
+	for _, v := range []any{
+		1.0,
+		json.Number("100e-2"),
+		math.Copysign(0, -1),
+		1e21,
+		1e-7,
+		json.Number("9007199254740993"),
+		"tab\there / é",
+		true,
+		nil,
+	} {
+		k, err := canon.Key(v)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(k)
+	}
+	// Output:
+	// 1
+	// 1
+	// 0
+	// 1e+21
+	// 1e-7
+	// 9007199254740992
+	// "tab\there / é"
+	// true
+	// null
+}
+
+// AppendKey writes keys into a reused buffer, without allocating for
+// integers, literals and strings that need no escapes.
+func ExampleAppendKey() {
+	buf := make([]byte, 0, 64)
+	for _, v := range []any{int64(42), "forty-two", false} {
+		var err error
+		buf, err = canon.AppendKey(buf[:0], v)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%s\n", buf)
+	}
+	// Output:
+	// 42
+	// "forty-two"
+	// false
+}
+
+// Of converts a Go value once; the Scalar then compares with == and writes
+// its key on demand.
+func ExampleOf() {
+	s, err := canon.Of(uint8(7))
+	fmt.Println(s.Kind(), s, err)
+
+	s, err = canon.Of(float32(0.1)) // the double a float32 is, exactly
+	fmt.Println(s.Kind(), s, err)
+
+	_, err = canon.Of([]int{1, 2})
+	fmt.Println(err)
+	// Output:
+	// number 7 <nil>
+	// number 0.10000000149011612 <nil>
+	// invalid_input at the document root: []int is not a JSON scalar (want nil, bool, string, a number or json.Number)
+}
+
+// ParseNumber reads a JSON number literal: strict grammar, one rounding to
+// the nearest double, underflow to 0, overflow refused.
+func ExampleParseNumber() {
+	for _, lit := range []string{"1.0", "1E21", "0.000001", "1e-400", "1e400", "01", "+1"} {
+		s, err := canon.ParseNumber(lit)
+		if err != nil {
+			fmt.Printf("%s: %v\n", lit, err)
+			continue
+		}
+		fmt.Printf("%s: %s\n", lit, s)
+	}
+	// Output:
+	// 1.0: 1
+	// 1E21: 1e+21
+	// 0.000001: 0.000001
+	// 1e-400: 0
+	// 1e400: invalid_input at the document root: number 1e400 is out of the range of a double
+	// 01: invalid_input at the document root: not a JSON number: "01"
+	// +1: invalid_input at the document root: not a JSON number: "+1"
+}
+
+// == on Scalars is the equality of their keys.
+func ExampleScalar() {
+	of := func(v any) canon.Scalar {
+		s, err := canon.Of(v)
+		if err != nil {
+			panic(err)
+		}
+		return s
+	}
+	fmt.Println(of(math.Copysign(0, -1)) == of(0)) // -0 == 0
+	fmt.Println(of(json.Number("1.0")) == of(1))   // 1.0 == 1
+	fmt.Println(of("1") == of(1))                  // a string is never a number
+	fmt.Println(of(true) == of("true"))            // nor a boolean
+	fmt.Println(of(nil) == canon.NullScalar())     // nil is null
+	fmt.Println(of(int64(1<<53+1)) == of(1<<53))   // integers round to the nearest double
+	// Output:
+	// true
+	// true
+	// false
+	// false
+	// true
+	// true
+}
+
+// Every refusal is a *canon.Error with code invalid_input; callers that know
+// where the value sits set its Path.
+func ExampleError() {
+	_, err := canon.Key(math.NaN())
+	var e *canon.Error
+	if errors.As(err, &e) {
+		e.Path = "/source/3"
+		fmt.Println(e.Code)
+		fmt.Println(e.Message)
+		fmt.Println(e)
+	}
+	// Output:
+	// invalid_input
+	// number NaN is not finite
+	// invalid_input at /source/3: number NaN is not finite
+}

@@ -1,0 +1,104 @@
+package canon_test
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gowebpki/jcs"
+
+	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/errs"
+)
+
+// jsonNumber is RFC 8259 section 6's number grammar, the oracle for which
+// literals ParseNumber may accept.
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+func isInvalidInput(err error) bool {
+	var e *canon.Error
+	return errors.As(err, &e) && e.Code == errs.InvalidInput
+}
+
+// FuzzParseNumber: ParseNumber accepts a literal exactly when it matches the
+// JSON number grammar and rounds to a finite double; an accepted literal's
+// key reads back as the same double and is what jcs.NumberToJSON writes.
+func FuzzParseNumber(f *testing.F) {
+	for _, seed := range []string{
+		"0", "-0", "1", "-1", "1.0", "1e21", "1e-7", "1E+2", "100e-2", "0.1",
+		"9007199254740993", "123456789012345", "1234567890123456", "-999999999999999",
+		"1e400", "-1e400", "1e-400", "4.9e-324", "1.7976931348623159e308",
+		"", "-", "+1", "01", "-01", "00", " 1", "1 ", ".5", "1.", "1e", "1e+",
+		"0x10", "1_0", "Infinity", "NaN", "inf", "1e5e5", "\xff", "9" + strings.Repeat("9", 400),
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, lit string) {
+		s, err := canon.ParseNumber(lit)
+		want := false
+		var f float64
+		if jsonNumber.MatchString(lit) {
+			var perr error
+			f, perr = strconv.ParseFloat(lit, 64)
+			want = perr == nil && !math.IsInf(f, 0)
+		}
+		if (err == nil) != want {
+			t.Fatalf("ParseNumber(%q) error %v; want accepted %v", lit, err, want)
+		}
+		if err != nil {
+			if !isInvalidInput(err) {
+				t.Fatalf("ParseNumber(%q) error %v is not an invalid_input *canon.Error", lit, err)
+			}
+			return
+		}
+		if s.Kind() != canon.Number || s.Float() != f || (f == 0 && math.Signbit(s.Float())) {
+			t.Fatalf("ParseNumber(%q) = %v (%v), want the double %v with -0 folded", lit, s, s.Float(), f)
+		}
+		key := s.Key()
+		back, perr := strconv.ParseFloat(key, 64)
+		if perr != nil || back != f {
+			t.Fatalf("key %q of %q reads back as %v, %v; want %v", key, lit, back, perr, f)
+		}
+		if ref, _ := jcs.NumberToJSON(f); ref != key {
+			t.Fatalf("key %q of %q, jcs.NumberToJSON gives %q", key, lit, ref)
+		}
+	})
+}
+
+// FuzzStringKey: a string is accepted exactly when it is valid UTF-8; its key
+// is a JSON string that encoding/json reads back as the same string and that
+// jcs.Transform leaves byte for byte unchanged.
+func FuzzStringKey(f *testing.F) {
+	for _, seed := range []string{
+		"", "a", `"`, `\`, "/", "\x00", "\x1f", "\b\t\n\f\r", "\x7f", "é", "😂", "\u2028",
+		"</script>", "\xff", "\xed\xa0\x80", "\xc0\x80", "a\x80", "\xf4\x90\x80\x80", "\ufffd",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := canon.StringScalar(in)
+		if (err == nil) != utf8.ValidString(in) {
+			t.Fatalf("StringScalar(%q) error %v; valid UTF-8 %v", in, err, utf8.ValidString(in))
+		}
+		if err != nil {
+			if !isInvalidInput(err) {
+				t.Fatalf("StringScalar(%q) error %v is not an invalid_input *canon.Error", in, err)
+			}
+			return
+		}
+		key := s.Key()
+		var back string
+		if err := json.Unmarshal([]byte(key), &back); err != nil || back != in {
+			t.Fatalf("key %q of %q reads back as %q, %v", key, in, back, err)
+		}
+		ref, err := jcs.Transform([]byte(key))
+		if err != nil || string(ref) != key {
+			t.Fatalf("jcs.Transform(%q) = %q, %v: key not canonical", key, ref, err)
+		}
+	})
+}
