@@ -1,0 +1,541 @@
+package jsontext
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// all records every value of a document: the tape is then the whole tree.
+var all = Options{MaxDepth: 1 << 30, MaxChildren: 1 << 30}
+
+// grammarRow is one document of the grammar tables. Every row says why it is
+// there; a row without a reason fails the test.
+type grammarRow struct {
+	in     string
+	offset int // the expected SyntaxError offset; -1: not checked
+	reason string
+}
+
+// refused lists every class of SPEC.md section 7 rule 1 (and the rest of the
+// RFC 8259 grammar) that Parse must refuse with a *SyntaxError.
+var refused = []grammarRow{
+	{"", 0, "empty input"},
+	{" ", 1, "whitespace only"},
+	{" \t\r\n", 4, "all four whitespace bytes and nothing else"},
+	{"1 2", 2, "trailing data: a second value"},
+	{"{} {}", 3, "trailing data: a second object"},
+	{`{"a":1}}`, 7, "trailing data: an extra closer"},
+	{"null x", 5, "trailing data: a letter after whitespace"},
+	{"1\x00", 1, "trailing data: a NUL byte"},
+	{"\xef\xbb\xbf{}", 0, "a leading byte order mark"},
+	{"{}\xef\xbb\xbf", 2, "a trailing byte order mark"},
+	{"\"a\x00b\"", 2, "unescaped U+0000 in a string"},
+	{"\"\x1f\"", 1, "unescaped U+001F in a string"},
+	{"\"a\nb\"", 2, "unescaped newline in a string"},
+	{"\"\t\"", 1, "unescaped tab in a string"},
+	{`{"a` + "\x01" + `":1}`, 3, "unescaped control character in a member name"},
+	{`"\x"`, 1, "bad escape \\x"},
+	{`"\a"`, 1, "bad escape \\a"},
+	{`"\U0041"`, 1, "escapes are case-sensitive: \\U is not \\u"},
+	{`"\'"`, 1, "\\' is not a JSON escape"},
+	{`"\0"`, 1, "\\0 is not a JSON escape"},
+	{"\"\\\xc3\xa9\"", 1, "a backslash before a non-ASCII byte"},
+	{`"\`, 1, "a backslash at the end of input"},
+	{`"\u"`, 1, "\\u without digits"},
+	{`"\u12"`, 1, "truncated \\u: two digits"},
+	{`"\u123"`, 1, "truncated \\u: three digits"},
+	{`"\u123`, 1, "truncated \\u at the end of input"},
+	{`"\u12G4"`, 1, "a non-hex digit in \\u"},
+	{`"\u-123"`, 1, "a sign in \\u"},
+	{`"\ud800\u"`, 7, "a truncated \\u after a high surrogate"},
+	{"\xc3\xa9", 0, "a non-ASCII byte outside a string (é)"},
+	{"[1,\xff]", 3, "an invalid byte where a value is expected"},
+	{"[1\xc2\xa0]", 2, "U+00A0 is not JSON whitespace"},
+	{"\xe2\x80\x8b1", 0, "U+200B is not JSON whitespace"},
+	{"\x0c1", 0, "form feed is not JSON whitespace"},
+	{"\x0b1", 0, "vertical tab is not JSON whitespace"},
+	{"NaN", 0, "NaN"},
+	{"nan", 0, "nan"},
+	{"Infinity", 0, "Infinity"},
+	{"-Infinity", 1, "-Infinity"},
+	{"inf", 0, "inf"},
+	{"01", 1, "a leading zero"},
+	{"00", 1, "two zeros"},
+	{"-01", 2, "a leading zero after a minus"},
+	{"[01]", 2, "a leading zero inside an array"},
+	{"+1", 0, "a plus sign"},
+	{".5", 0, "no digit before the point"},
+	{"-.5", 1, "no digit between the minus and the point"},
+	{"1.", 2, "no digit after the point"},
+	{"1.e5", 2, "no digit between the point and the exponent"},
+	{"1e", 2, "no exponent digits"},
+	{"1e+", 3, "no exponent digits after the sign"},
+	{"1E-", 3, "no exponent digits after a minus"},
+	{"1e5.0", 3, "a fraction after the exponent"},
+	{"1.5.0", 3, "two points"},
+	{"0x10", 1, "hexadecimal"},
+	{"1_000", 1, "digit separators"},
+	{"-", 1, "a minus alone"},
+	{"--1", 1, "two minus signs"},
+	{"- 1", 1, "a space after the minus"},
+	{"[-]", 2, "a minus alone in an array"},
+	{"tru", 0, "truncated true"},
+	{"True", 0, "capitalised True"},
+	{"TRUE", 0, "upper-case TRUE"},
+	{"trUe", 0, "misspelt true"},
+	{"truee", 4, "true with an extra letter"},
+	{"fals", 0, "truncated false"},
+	{"False", 0, "capitalised False"},
+	{"flase", 0, "misspelt false"},
+	{"nul", 0, "truncated null"},
+	{"Null", 0, "capitalised Null"},
+	{"nill", 0, "misspelt null"},
+	{"None", 0, "Python's None"},
+	{"undefined", 0, "JavaScript's undefined"},
+	{"'a'", 0, "single-quoted string"},
+	{`{'a':1}`, 1, "single-quoted name"},
+	{`{a:1}`, 1, "unquoted name"},
+	{`{1:1}`, 1, "a number as a name"},
+	{`{null:1}`, 1, "null as a name"},
+	{"// c\n1", 0, "a line comment before the value"},
+	{"1 // c", 2, "a line comment after the value"},
+	{"/* c */ 1", 0, "a block comment"},
+	{"[1 /* c */]", 3, "a block comment inside an array"},
+	{"# c\n1", 0, "a hash comment"},
+	{"[1,]", 3, "a trailing comma in an array"},
+	{"[1,,2]", 3, "two commas in an array"},
+	{"[,1]", 1, "a leading comma in an array"},
+	{"[,]", 1, "a lone comma in an array"},
+	{`{"a":1,}`, 7, "a trailing comma in an object"},
+	{`{,}`, 1, "a lone comma in an object"},
+	{`{"a":1,,"b":2}`, 7, "two commas in an object"},
+	{"[1 2]", 3, "a missing comma in an array"},
+	{`{"a":1 "b":2}`, 7, "a missing comma in an object"},
+	{`{"a" 1}`, 5, "a missing colon"},
+	{`{"a"::1}`, 5, "two colons"},
+	{`{"a",1}`, 4, "a comma for a colon"},
+	{`{"a"}`, 4, "a name without a value"},
+	{`{"a":}`, 5, "a colon without a value"},
+	{`["a":1]`, 4, "a colon in an array"},
+	{`{"a":1:2}`, 6, "a second colon after a value"},
+	{"[", 1, "an unclosed array"},
+	{"{", 1, "an unclosed object"},
+	{"[1", 2, "an unclosed array after an element"},
+	{"[1,", 3, "an unclosed array after a comma"},
+	{`{"a":1`, 6, "an unclosed object after a member"},
+	{`{"a"`, 4, "an unclosed object after a name"},
+	{`{"a":`, 5, "an unclosed object after a colon"},
+	{`"abc`, 4, "an unclosed string"},
+	{`{"ab`, 4, "an unclosed member name"},
+	{"[[[]]", 5, "one closer short"},
+	{"[}", 1, "an array closed by a brace"},
+	{"{]", 1, "an object closed by a bracket"},
+	{`[{"a":1]}`, 7, "crossed closers"},
+	{`{"a":[1}}`, 7, "an inner array closed by a brace"},
+	{"]", 0, "a closer alone"},
+	{"}", 0, "a brace alone"},
+	{":", 0, "a colon alone"},
+	{",", 0, "a comma alone"},
+	{"[1]]", 3, "an extra closer after an array"},
+}
+
+// accepted lists documents the grammar accepts, including those SPEC.md
+// section 7 rule 2 leaves to the decoders.
+var accepted = []grammarRow{
+	{"0", -1, "zero"},
+	{"-0", -1, "negative zero"},
+	{"1", -1, "a single digit"},
+	{"-1.5e+10", -1, "every part of a number"},
+	{"1E-5", -1, "upper-case exponent"},
+	{"0.0e0", -1, "zero fraction and exponent"},
+	{"123456789012345678901234567890", -1, "a long integer"},
+	{"1e400", -1, "rule 2: a number that rounds to +Inf is grammatical"},
+	{"-1e400", -1, "rule 2: a number that rounds to -Inf is grammatical"},
+	{"1e-400", -1, "a number that underflows"},
+	{"true", -1, "true"},
+	{"false", -1, "false"},
+	{"null", -1, "null"},
+	{`""`, -1, "the empty string"},
+	{" \t\r\n1 \t\r\n", -1, "the four whitespace bytes around a value"},
+	{`"\"\\\/\b\f\n\r\t"`, -1, "every short escape"},
+	{`"\u0000\uFFFF\uabcd"`, -1, "\\u escapes, either case"},
+	{"\"\x7f\"", -1, "DEL is not a control character for JSON"},
+	{"\"\xff\"", -1, "rule 2: invalid UTF-8 inside a string"},
+	{"\"\xed\xa0\x80\"", -1, "rule 2: a surrogate encoded as three bytes"},
+	{"\"\xc3\"", -1, "rule 2: a truncated UTF-8 sequence before the quote"},
+	{`"\ud800"`, -1, "rule 2: a lone high surrogate escape"},
+	{`"\udc00"`, -1, "rule 2: a lone low surrogate escape"},
+	{`"\ud83d\ude00"`, -1, "a surrogate pair"},
+	{"{\"\xff\":1}", -1, "rule 2: invalid UTF-8 in a member name"},
+	{`{"a":1,"a":2}`, -1, "rule 2: duplicate names"},
+	{`{"":1}`, -1, "the empty name"},
+	{"\"\u2028\u2029\"", -1, "U+2028 and U+2029 unescaped"},
+	{"[]", -1, "the empty array"},
+	{"{}", -1, "the empty object"},
+	{"[ ]", -1, "an empty array with space"},
+	{"{ }", -1, "an empty object with space"},
+	{`[1,"a",true,false,null,{},[]]`, -1, "every kind in an array"},
+	{`{"a":{"b":{"c":[[[]]]}}}`, -1, "nesting"},
+	{`{ "a" : 1 , "b" : [ 2 , 3 ] }`, -1, "space around every token"},
+}
+
+func checkReasons(t *testing.T, rows []grammarRow) {
+	t.Helper()
+	for i, r := range rows {
+		if r.reason == "" {
+			t.Errorf("row %d (%q): missing reason", i, r.in)
+		}
+	}
+}
+
+// TestGrammarRefused: every class of rule 1 is a *SyntaxError.
+func TestGrammarRefused(t *testing.T) {
+	checkReasons(t, refused)
+	for _, r := range refused {
+		doc, err := Parse(r.in, all)
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: Parse(%q) = %v, %v; want a *SyntaxError", r.reason, r.in, doc, err)
+			continue
+		}
+		if doc != nil {
+			t.Errorf("%s: Parse(%q) returned a document with its error", r.reason, r.in)
+		}
+		if r.offset >= 0 && se.Offset != r.offset {
+			t.Errorf("%s: Parse(%q) offset %d (%s), want %d", r.reason, r.in, se.Offset, se.Msg, r.offset)
+		}
+		if se.Offset < 0 || se.Offset > len(r.in) || se.Msg == "" || !strings.Contains(se.Error(), se.Msg) {
+			t.Errorf("%s: Parse(%q): bad error %+v", r.reason, r.in, se)
+		}
+		if json.Valid([]byte(r.in)) {
+			t.Errorf("%s: the oracle encoding/json.Valid accepts %q: bad row", r.reason, r.in)
+		}
+	}
+}
+
+// TestGrammarAccepted: grammatical documents, including rule 2's.
+func TestGrammarAccepted(t *testing.T) {
+	checkReasons(t, accepted)
+	for _, r := range accepted {
+		doc, err := Parse(r.in, all)
+		if err != nil {
+			t.Errorf("%s: Parse(%q): %v", r.reason, r.in, err)
+			continue
+		}
+		checkTape(t, doc, all)
+		if !json.Valid([]byte(r.in)) {
+			t.Errorf("%s: the oracle encoding/json.Valid refuses %q: bad row", r.reason, r.in)
+		}
+	}
+}
+
+// TestTape checks kinds, spans, counts, names and flags of a recorded document.
+func TestTape(t *testing.T) {
+	src := ` {"a" : [1, "x\u00e9", {"b":null}], "c\n":true,"d":{}, "é":"\ud800", "":-2.5e3 } `
+	doc, err := Parse(src, Options{MaxDepth: 1, MaxChildren: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type want struct {
+		kind                Kind
+		raw, name           string
+		flags, nameFlags    uint8
+		length, rec, skip   int32
+		decodedName, strVal string
+	}
+	wants := []want{
+		{kind: Object, raw: src[1 : len(src)-1], length: 5, rec: 5, skip: 6},
+		{kind: Array, raw: `[1, "x\u00e9", {"b":null}]`, name: `"a"`, length: 3, skip: 2, decodedName: "a"},
+		{kind: True, raw: `true`, name: `"c\n"`, nameFlags: Escaped, skip: 3, decodedName: "c\n"},
+		{kind: Object, raw: `{}`, name: `"d"`, skip: 4, decodedName: "d"},
+		{kind: String, raw: `"\ud800"`, name: `"é"`, flags: Escaped, nameFlags: NonASCII, skip: 5, decodedName: "é", strVal: "\xed\xa0\x80"},
+		{kind: Number, raw: `-2.5e3`, name: `""`, skip: 6, decodedName: ""},
+	}
+	if len(doc.Nodes) != len(wants) {
+		t.Fatalf("%d nodes, want %d: %+v", len(doc.Nodes), len(wants), doc.Nodes)
+	}
+	for i, w := range wants {
+		n := &doc.Nodes[i]
+		if n.Kind != w.kind || doc.Raw(n) != w.raw || n.Flags != w.flags || n.Len != w.length || n.Rec != w.rec || n.Skip != w.skip {
+			t.Errorf("node %d = %+v (raw %q), want %+v", i, *n, doc.Raw(n), w)
+		}
+		if i == 0 {
+			if n.NameStart != 0 || n.NameEnd != 0 {
+				t.Errorf("root has a name span %d..%d", n.NameStart, n.NameEnd)
+			}
+			continue
+		}
+		if got := src[n.NameStart:n.NameEnd]; got != w.name || n.NameFlags != w.nameFlags || doc.Name(n) != w.decodedName {
+			t.Errorf("node %d name %q flags %d decoded %q, want %q %d %q", i, got, n.NameFlags, doc.Name(n), w.name, w.nameFlags, w.decodedName)
+		}
+		if w.kind == String && doc.Str(n) != w.strVal {
+			t.Errorf("node %d Str = %q, want %q", i, doc.Str(n), w.strVal)
+		}
+	}
+	if got := doc.Children(0); len(got) != 5 || got[0] != 1 || got[4] != 5 {
+		t.Errorf("Children(0) = %v", got)
+	}
+	if got := doc.Children(1); len(got) != 0 {
+		t.Errorf("Children of an array beyond MaxDepth = %v, want none", got)
+	}
+	checkTape(t, doc, Options{MaxDepth: 1, MaxChildren: 100})
+
+	// The same document recorded whole: the array's elements and the inner
+	// object's member appear, and the counts and skips follow.
+	doc, err = Parse(src, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTape(t, doc, all)
+	if len(doc.Nodes) != 10 || doc.Nodes[1].Rec != 3 || doc.Nodes[1].Skip != 6 || doc.Nodes[4].Kind != Object || doc.Nodes[5].Kind != Null {
+		t.Errorf("full tape: %+v", doc.Nodes)
+	}
+	if n := &doc.Nodes[3]; n.Flags != Escaped|NonASCII && n.Flags != Escaped {
+		t.Errorf("flags of %q = %d", doc.Raw(n), n.Flags)
+	}
+}
+
+// TestFlags: Escaped and NonASCII are set exactly when the string has a
+// backslash, or a byte >= 0x80.
+func TestFlags(t *testing.T) {
+	rows := []struct {
+		str    string
+		flags  uint8
+		reason string
+	}{
+		{`"abc"`, 0, "plain ASCII"},
+		{`""`, 0, "empty"},
+		{`"a\nb"`, Escaped, "a short escape"},
+		{`"\u00e9"`, Escaped, "an escape for a non-ASCII code point is still ASCII text"},
+		{`"é"`, NonASCII, "raw UTF-8"},
+		{"\"\xff\"", NonASCII, "an invalid byte"},
+		{`"é\t"`, Escaped | NonASCII, "both"},
+	}
+	for _, r := range rows {
+		if r.reason == "" {
+			t.Fatalf("row %q: missing reason", r.str)
+		}
+		for _, src := range []string{r.str, "{" + r.str + ":" + r.str + "}"} {
+			doc, err := Parse(src, all)
+			if err != nil {
+				t.Fatalf("%s: %v", r.reason, err)
+			}
+			n := &doc.Nodes[len(doc.Nodes)-1]
+			if n.Flags != r.flags {
+				t.Errorf("%s: %s: Flags = %d, want %d", r.reason, src, n.Flags, r.flags)
+			}
+			if src[0] == '{' && n.NameFlags != r.flags {
+				t.Errorf("%s: %s: NameFlags = %d, want %d", r.reason, src, n.NameFlags, r.flags)
+			}
+		}
+	}
+}
+
+// TestRecordingLimits: MaxDepth and MaxChildren bound what is recorded, never
+// what is checked or counted.
+func TestRecordingLimits(t *testing.T) {
+	src := `[[1,[2,[3]]],{"a":[4],"b":5,"c":6},7,8,9]`
+	for _, opt := range []Options{
+		{MaxDepth: 0}, {MaxDepth: 0, MaxChildren: 10},
+		{MaxDepth: 1, MaxChildren: 0}, {MaxDepth: 1, MaxChildren: 2}, {MaxDepth: 2, MaxChildren: 2},
+		{MaxDepth: 3, MaxChildren: 1}, {MaxDepth: 10, MaxChildren: 10}, all,
+		{MaxDepth: 1, MaxChildren: 10, ArrayElems: true}, {MaxDepth: 2, MaxChildren: 2, ArrayElems: true},
+		{MaxDepth: 10, MaxChildren: 10, ArrayElems: true},
+	} {
+		doc, err := Parse(src, opt)
+		if err != nil {
+			t.Fatalf("%+v: %v", opt, err)
+		}
+		checkTape(t, doc, opt)
+	}
+	doc, _ := Parse(src, Options{MaxDepth: 1, MaxChildren: 2})
+	if len(doc.Nodes) != 3 || doc.Nodes[0].Len != 5 || doc.Nodes[0].Rec != 2 || doc.Nodes[1].Len != 2 || doc.Nodes[2].Len != 3 {
+		t.Errorf("MaxDepth 1, MaxChildren 2: %+v", doc.Nodes)
+	}
+	// ArrayElems: the root array's elements are Elems; a container element
+	// spans its opening bracket only, and nothing inside it is recorded.
+	doc, _ = Parse(src, Options{MaxDepth: 3, MaxChildren: 10, ArrayElems: true})
+	if len(doc.Nodes) != 1 || len(doc.Elems) != 5 || doc.Nodes[0].Rec != 5 || doc.Nodes[0].Elem0 != 0 {
+		t.Fatalf("ArrayElems: %+v %+v", doc.Nodes, doc.Elems)
+	}
+	els := doc.ArrayElems(0)
+	if els[0].Kind != Array || doc.ElemRaw(&els[0]) != "[" || els[1].Kind != Object || doc.ElemRaw(&els[1]) != "{" || doc.ElemRaw(&els[4]) != "9" {
+		t.Errorf("ArrayElems: %+v", els)
+	}
+	// Members of an object stay Nodes; the arrays among them get Elems.
+	doc, _ = Parse(`{"a":[1,"\u0041"],"b":{"c":[true]},"d":[]}`, Options{MaxDepth: 3, MaxChildren: 10, ArrayElems: true})
+	if len(doc.Nodes) != 5 || len(doc.Elems) != 3 || doc.Nodes[1].Elem0 != 0 || doc.Nodes[3].Elem0 != 2 || doc.Nodes[4].Elem0 != 3 || doc.Nodes[4].Rec != 0 {
+		t.Fatalf("ArrayElems in an object: %+v %+v", doc.Nodes, doc.Elems)
+	}
+	if e := doc.ArrayElems(1)[1]; doc.ElemStr(&e) != "A" || e.Flags != Escaped {
+		t.Errorf("ElemStr = %q, flags %d", doc.ElemStr(&e), e.Flags)
+	}
+
+	// An error beyond the recorded part is still found.
+	for _, bad := range []string{`[[1,[2,[3,]]]]`, `[1,2,3,4,{"a" 1}]`} {
+		if _, err := Parse(bad, Options{MaxDepth: 1, MaxChildren: 1}); err == nil {
+			t.Errorf("Parse(%q) with a shallow tape: no error", bad)
+		}
+	}
+}
+
+// TestDecodeString: escapes, surrogate pairs, and lone surrogates as WTF-8.
+func TestDecodeString(t *testing.T) {
+	rows := []struct {
+		in, want, reason string
+	}{
+		{`abc`, "abc", "no escape: the text itself"},
+		{`\"\\\/\b\f\n\r\t`, "\"\\/\b\f\n\r\t", "every short escape"},
+		{`\u0041\u00e9\u20AC`, "Aé€", "\\u escapes of one, two and three UTF-8 bytes, either case"},
+		{`\u0000`, "\x00", "U+0000"},
+		{`a\u0000b`, "a\x00b", "U+0000 inside text"},
+		{`\ud83d\ude00`, "\U0001F600", "a surrogate pair is one code point"},
+		{`\uD83D\uDE00`, "\U0001F600", "a surrogate pair in upper case"},
+		{`\udbff\udfff`, "\U0010FFFF", "the last code point"},
+		{`\ud800\udc00`, "\U00010000", "the first supplementary code point"},
+		{`\ud800`, "\xed\xa0\x80", "a lone high surrogate: three WTF-8 bytes"},
+		{`\udbff`, "\xed\xaf\xbf", "the last high surrogate"},
+		{`\udc00`, "\xed\xb0\x80", "a lone low surrogate"},
+		{`\udfff`, "\xed\xbf\xbf", "the last low surrogate"},
+		{`\udc00\ud800`, "\xed\xb0\x80\xed\xa0\x80", "low then high is not a pair"},
+		{`\ud800\u0041`, "\xed\xa0\x80A", "high followed by a non-surrogate escape"},
+		{`\ud800\ud800`, "\xed\xa0\x80\xed\xa0\x80", "high followed by high"},
+		{`\ud800\ud800\udc00`, "\xed\xa0\x80\U00010000", "a lone high, then a pair"},
+		{`\ud800x`, "\xed\xa0\x80x", "high followed by text"},
+		{`\ud800\n`, "\xed\xa0\x80\n", "high followed by a short escape"},
+		{`\ud800\\udc00`, "\xed\xa0\x80\\udc00", "an escaped backslash is not the start of \\u"},
+		{`x\ud800`, "x\xed\xa0\x80", "high at the end"},
+		{"é\\n", "é\n", "raw UTF-8 kept"},
+		{"\xff\\n", "\xff\n", "raw invalid bytes kept as they are"},
+		{`\ufffd`, "\ufffd", "U+FFFD is an ordinary code point"},
+	}
+	for _, r := range rows {
+		if r.reason == "" {
+			t.Fatalf("row %q: missing reason", r.in)
+		}
+		doc, err := Parse(`"`+r.in+`"`, all)
+		if err != nil {
+			t.Errorf("%s: %v", r.reason, err)
+			continue
+		}
+		if got := doc.Str(&doc.Nodes[0]); got != r.want {
+			t.Errorf("%s: decode %q = %q, want %q", r.reason, r.in, got, r.want)
+		}
+		if got := decodeString(r.in, Escaped); got != r.want {
+			t.Errorf("%s: decodeString(%q, Escaped) = %q, want %q", r.reason, r.in, got, r.want)
+		}
+		// The same text as a member name.
+		doc, err = Parse(`{"`+r.in+`":0}`, all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := doc.Name(&doc.Nodes[1]); got != r.want {
+			t.Errorf("%s: Name %q = %q, want %q", r.reason, r.in, got, r.want)
+		}
+		// Where encoding/json decodes the same, it must agree (it writes
+		// U+FFFD for lone surrogates and invalid bytes, which we never do).
+		if utf8.ValidString(r.want) {
+			var s string
+			if err := json.Unmarshal([]byte(`"`+r.in+`"`), &s); err != nil || s != r.want {
+				t.Errorf("%s: encoding/json decodes %q as %q", r.reason, r.in, s)
+			}
+		}
+	}
+}
+
+// TestDeepNesting: nesting depth is never an error, costs no recursion, and
+// an unclosed or mismatched container far down is still found. Each document
+// is several megabytes; the test takes milliseconds.
+func TestDeepNesting(t *testing.T) {
+	const n = 1_000_000
+	alternating := func(k int) (open, close string) {
+		var o, c strings.Builder
+		for i := 0; i < k; i++ {
+			if i%2 == 0 {
+				o.WriteString(`[`)
+			} else {
+				o.WriteString(`{"a":`)
+			}
+		}
+		for i := k - 1; i >= 0; i-- {
+			if i%2 == 0 {
+				c.WriteString(`]`)
+			} else {
+				c.WriteString(`}`)
+			}
+		}
+		return o.String(), c.String()
+	}
+	arrOpen, arrClose := strings.Repeat("[", n), strings.Repeat("]", n)
+	objOpen, objClose := strings.Repeat(`{"a":`, n), strings.Repeat("}", n)
+	altOpen, altClose := alternating(n)
+	for _, c := range []struct {
+		name, open, inner, close string
+	}{
+		{"arrays", arrOpen, "", arrClose},
+		{"objects", objOpen, "1", objClose},
+		{"alternating", altOpen, "1", altClose},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			deep := c.open + c.inner + c.close
+			src := `{"x":[1,` + deep + `,2],"y":3}`
+			doc, err := Parse(src, Options{MaxDepth: 3, MaxChildren: 100})
+			if err != nil {
+				t.Fatalf("closed: %v", err)
+			}
+			checkTape(t, doc, Options{MaxDepth: 3, MaxChildren: 100})
+			el := &doc.Nodes[3]
+			if doc.Nodes[1].Len != 3 || doc.Raw(el) != deep || doc.Raw(&doc.Nodes[el.Skip]) != "2" {
+				t.Errorf("the deep element: %+v", *el)
+			}
+			if len(doc.Nodes) > 10 {
+				t.Errorf("%d nodes recorded for a tape of depth 3", len(doc.Nodes))
+			}
+
+			// Unclosed: one closer short, or none at all.
+			for _, bad := range []string{
+				`{"x":[1,` + c.open + c.inner + c.close[1:] + `,2],"y":3}`,
+				`{"x":[1,` + c.open + c.inner,
+				c.open,
+			} {
+				if _, err := Parse(bad, Options{MaxDepth: 3, MaxChildren: 100}); err == nil {
+					t.Errorf("unclosed nesting accepted")
+				}
+			}
+			// Mismatched: the closer at the middle depth swapped, found
+			// among the levels kept as bits (a shallow tape) and among the
+			// recorded frames (everything recorded, fewer levels).
+			for _, k := range []struct {
+				levels int
+				opt    Options
+			}{{n, Options{MaxDepth: 3, MaxChildren: 100}}, {10_000, all}} {
+				open, close := c.open[:len(c.open)/n*k.levels], c.close[n-k.levels:]
+				b := []byte(open + c.inner + close)
+				mid := len(open) + len(c.inner) + k.levels/2
+				if b[mid] == ']' {
+					b[mid] = '}'
+				} else {
+					b[mid] = ']'
+				}
+				_, err = Parse(string(b), k.opt)
+				var se *SyntaxError
+				if !errors.As(err, &se) || se.Offset != mid {
+					t.Errorf("%d levels, swapped closer at %d: %v", k.levels, mid, err)
+				}
+			}
+		})
+	}
+}
+
+// TestSyntaxErrorIsTyped: the error of Parse is a *SyntaxError with its offset
+// in the message.
+func TestSyntaxErrorIsTyped(t *testing.T) {
+	_, err := Parse("[1,]", all)
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Offset != 3 || !strings.Contains(err.Error(), "offset 3") {
+		t.Fatalf("err = %v", err)
+	}
+}

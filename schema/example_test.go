@@ -1,0 +1,93 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/claimcheck/claimcheck/schema"
+)
+
+// Execute checks a claimed bag equality; an empty version means the newest.
+func ExampleExecute() {
+	out, err := schema.Execute("multiset-equality-check", "", []byte(`{"source":[1,1,"a"],"claim":["a",1.0]}`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(out))
+	// Output:
+	// {"valid":false,"reason":"claim_mismatch","discrepancy":{"path":"/source/0","expected":"2","actual":"1"},"reference_version":"ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"}
+}
+
+// The difference tool reports the first wrong residual element, written in
+// canonical form, with a path relative to the claim.
+func ExampleExecute_difference() {
+	out, err := schema.Execute("multiset-difference-check", "1.0.0", []byte(`{
+		"left": [1, 2, 1.0],
+		"right": [1],
+		"claim": {"left_only": [2, 2], "right_only": []}
+	}`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(out))
+	// Output:
+	// {"valid":false,"reason":"claim_mismatch","discrepancy":{"path":"/left_only/1","expected":1,"actual":2},"reference_version":"ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"}
+}
+
+// The rational tool reports the true value and the difference.
+func ExampleExecute_rational() {
+	out, err := schema.Execute("rational-expression-check", "", []byte(`{"expression":"1/3 - 1/2","claimed_value":"1/6","require_canonical":true}`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(out))
+	// Output:
+	// {"valid":false,"reason":"value_mismatch","value":"-1/6","first_discrepancy":{"field":"claimed_value","claimed_value":"1/6","canonical_claim":"1/6","actual_value":"-1/6","difference":"-1/3","position":null,"divisor_text":null},"reference_version":"ISO/IEC 10967-2:2001 (LIA-2) exact-result terminology; exact arithmetic over the rationals with canonical reduced form; RFC 8259 sec. 6 integer grammar and sec. 7 strings"}
+}
+
+// Input the tool refuses is an *Error; json.Marshal of it is the error
+// document, and errors.As finds its code and path.
+func ExampleError() {
+	_, err := schema.Execute("multiset-equality-check", "", []byte(`{"source":[1e400],"claim":[]}`))
+	var e *schema.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Code, e.Path)
+	}
+	doc, _ := json.Marshal(err)
+	fmt.Println(string(doc))
+
+	_, err = schema.Execute("multiset-equality-check", "", []byte(`{"source":[],"claim":[],"source":[]}`))
+	doc, _ = json.Marshal(err)
+	fmt.Println(string(doc))
+	// Output:
+	// invalid_input /source/0
+	// {"error":{"code":"invalid_input","path":"/source/0","message":"number 1e400 is out of the range of a double"}}
+	// {"error":{"code":"invalid_input","path":"/source","message":"duplicate member \"source\""}}
+}
+
+// Lookup finds a served tool; an empty version means the newest.
+func ExampleLookup() {
+	tool, ok := schema.Lookup("rational-expression-check", "")
+	fmt.Println(ok, tool.Version, tool.ExecuteURL, tool.Limit("max_tokens"))
+	_, ok = schema.Lookup("rational-expression-check", "2.0.0")
+	fmt.Println(ok)
+	// Output:
+	// true 1.0.0 /v1/tools/rational-expression-check/versions/1.0.0/execute 1024
+	// false
+}
+
+// Tools lists the served tools in a fixed order.
+func ExampleTools() {
+	for _, t := range schema.Tools() {
+		fmt.Print(t.ID, "@", t.Version)
+		for _, l := range t.Limits {
+			fmt.Print(" ", l.Name, "=", l.Value)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// multiset-equality-check@1.0.0 max_items=10000 max_distinct=10000
+	// multiset-difference-check@1.0.0 max_items=10000 max_distinct=10000
+	// rational-expression-check@1.0.0 max_expression_bytes=4096 max_tokens=1024 max_depth=64 max_value_digits=500
+}
