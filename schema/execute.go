@@ -70,7 +70,7 @@ func parse(src string) (*jsontext.Doc, error) {
 // document order (a name that is not valid Unicode: the object's path; an
 // unknown or repeated name: the member's path), then missing members in
 // schema order. It returns each name's node.
-func object(doc *jsontext.Doc, i int32, path string, names []string, out []int32) error {
+func object(doc *jsontext.Doc, i int, path string, names []string, out []int) error {
 	n := &doc.Nodes[i]
 	if n.Kind != jsontext.Object {
 		return errs.Invalid(path, describe(path)+" must be an object, not "+kindName(n.Kind))
@@ -79,7 +79,7 @@ func object(doc *jsontext.Doc, i int32, path string, names []string, out []int32
 		out[k] = -1
 	}
 	c := i + 1
-	for m := int32(0); m < n.Rec; m++ {
+	for m := 0; m < n.Rec; m++ {
 		mn := &doc.Nodes[c]
 		name := doc.Name(mn)
 		if mn.NameFlags != 0 && !utf8.ValidString(name) {
@@ -130,7 +130,7 @@ func kindName(k jsontext.Kind) string {
 	return "an object"
 }
 
-func wantArray(doc *jsontext.Doc, i int32, path string) error {
+func wantArray(doc *jsontext.Doc, i int, path string) error {
 	if k := doc.Nodes[i].Kind; k != jsontext.Array {
 		return errs.Invalid(path, path+" must be an array, not "+kindName(k))
 	}
@@ -140,9 +140,9 @@ func wantArray(doc *jsontext.Doc, i int32, path string) error {
 // array reads the array at node i for the multiset engine: each element's
 // bytes become a Scalar when the engine visits it, without an intermediate
 // slice; an element that cannot be one is an error at its path.
-func array(doc *jsontext.Doc, i int32, path string) bag.Array {
+func array(doc *jsontext.Doc, i int, path string) bag.Array {
 	elems := doc.ArrayElems(i)
-	return bag.Array{Path: path, N: int(doc.Nodes[i].Len), At: func(k int) (canon.Scalar, error) {
+	return bag.Array{Path: path, N: doc.Nodes[i].Len, At: func(k int) (canon.Scalar, error) {
 		e := &elems[k]
 		var s canon.Scalar
 		var err error
@@ -181,7 +181,7 @@ func executeEquality(text string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var m [2]int32
+	var m [2]int
 	if err := object(doc, 0, "", equalityNames, m[:]); err != nil {
 		return nil, err
 	}
@@ -213,7 +213,7 @@ func executeDifference(src string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var m [3]int32
+	var m [3]int
 	if err := object(doc, 0, "", differenceNames, m[:]); err != nil {
 		return nil, err
 	}
@@ -222,12 +222,12 @@ func executeDifference(src string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	var c [2]int32
+	var c [2]int
 	if err := object(doc, m[2], "/claim", claimNames, c[:]); err != nil {
 		return nil, err
 	}
 	paths := [4]string{"/left", "/right", "/claim/left_only", "/claim/right_only"}
-	nodes := [4]int32{m[0], m[1], c[0], c[1]}
+	nodes := [4]int{m[0], m[1], c[0], c[1]}
 	for k := 2; k < 4; k++ {
 		if err := wantArray(doc, nodes[k], paths[k]); err != nil {
 			return nil, err

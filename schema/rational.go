@@ -11,7 +11,7 @@ func executeRational(src string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var m [3]int32
+	var m [3]int
 	if err := object(doc, 0, "", rationalNames, m[:]); err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ func (d *Doc) ElemRaw(e *Elem) string { return d.Src[e.Start:e.End] }
 
 // ArrayElems returns the recorded elements of the array at node i (parsed
 // with Options.ArrayElems).
-func (d *Doc) ArrayElems(i int32) []Elem {
+func (d *Doc) ArrayElems(i int) []Elem {
 	n := &d.Nodes[i]
 	return d.Elems[n.Elem0 : n.Elem0+n.Rec]
 }
@@ -31,11 +31,11 @@ func (d *Doc) ArrayElems(i int32) []Elem {
 func (d *Doc) Raw(n *Node) string { return d.Src[n.Start:n.End] }
 
 // Children returns the indexes of the recorded children of container i.
-func (d *Doc) Children(i int) []int32 {
+func (d *Doc) Children(i int) []int {
 	n := &d.Nodes[i]
-	out := make([]int32, 0, n.Rec)
-	c := int32(i + 1)
-	for k := int32(0); k < n.Rec; k++ {
+	out := make([]int, 0, n.Rec)
+	c := int(i + 1)
+	for k := int(0); k < n.Rec; k++ {
 		out = append(out, c)
 		c = d.Nodes[c].Skip
 	}

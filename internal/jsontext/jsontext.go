@@ -55,23 +55,23 @@ type Node struct {
 	Kind      Kind
 	Flags     uint8 // of a String value
 	NameFlags uint8 // of the member name, for an object member
-	Start     int32
-	End       int32
-	NameStart int32 // the member name's span (with quotes), for an object member
-	NameEnd   int32
-	Len       int32 // Array/Object: the number of elements or members
-	Rec       int32 // Array/Object: how many of them are recorded
-	Skip      int32 // the index of the node after this one and its descendants
-	Elem0     int32 // Array with Options.ArrayElems: the index of its first Elem
+	Start     int
+	End       int
+	NameStart int // the member name's span (with quotes), for an object member
+	NameEnd   int
+	Len       int // Array/Object: the number of elements or members
+	Rec       int // Array/Object: how many of them are recorded
+	Skip      int // the index of the node after this one and its descendants
+	Elem0     int // Array with Options.ArrayElems: the index of its first Elem
 }
 
-// Elem is a recorded array element (with Options.ArrayElems): 12 bytes
-// instead of a Node's 44, since arrays of scalars are most of a document.
+// Elem is a recorded array element (with Options.ArrayElems): a third of a
+// Node, since arrays of scalars are most of a document.
 // The contents of an element that is itself an array or object are checked
 // by the grammar but not recorded.
 type Elem struct {
-	Start int32
-	End   int32
+	Start int
+	End   int
 	Kind  Kind
 	Flags uint8 // of a String value
 }
@@ -85,7 +85,8 @@ type Doc struct {
 
 // Options says how much of the tree to record.
 type Options struct {
-	// MaxDepth: values at depth <= MaxDepth are recorded (the root is depth 0).
+	// MaxDepth: values at depth <= MaxDepth are recorded (the root, depth 0,
+	// always is).
 	MaxDepth int
 	// MaxChildren: at most this many elements or members of a container are
 	// recorded; the rest are checked by the grammar and counted in Len.
@@ -119,9 +120,9 @@ var strSpecial = func() (t [256]bool) {
 }()
 
 type frame struct {
-	node   int32 // recorded node index, or -1
+	node   int // recorded node index, or -1
 	object bool
-	count  int32
+	count  int
 }
 
 type parser struct {
@@ -201,7 +202,7 @@ func (p *parser) record() int {
 
 func (p *parser) run() error {
 	p.skipWS()
-	var nameStart, nameEnd int32
+	var nameStart, nameEnd int
 	var nameFlags uint8
 	for {
 		// A value is expected at p.pos.
@@ -209,14 +210,14 @@ func (p *parser) run() error {
 			return p.fail("unexpected end of input")
 		}
 		mode := p.record()
-		idx := int32(-1)
+		idx := int(-1)
 		switch mode {
 		case recNode:
-			idx = int32(len(p.nodes))
-			p.nodes = append(p.nodes, Node{Start: int32(p.pos), NameStart: nameStart, NameEnd: nameEnd, NameFlags: nameFlags, Elem0: int32(len(p.elems))})
+			idx = len(p.nodes)
+			p.nodes = append(p.nodes, Node{Start: p.pos, NameStart: nameStart, NameEnd: nameEnd, NameFlags: nameFlags, Elem0: len(p.elems)})
 		case recElem:
-			idx = int32(len(p.elems))
-			p.elems = append(p.elems, Elem{Start: int32(p.pos)})
+			idx = len(p.elems)
+			p.elems = append(p.elems, Elem{Start: p.pos})
 		}
 		nameStart, nameEnd, nameFlags = 0, 0, 0
 		c := p.src[p.pos]
@@ -285,11 +286,11 @@ func (p *parser) run() error {
 			n := &p.nodes[idx]
 			n.Kind = kind
 			n.Flags = flags
-			n.End = int32(p.pos)
+			n.End = p.pos
 			n.Skip = idx + 1
 		case recElem:
 			e := &p.elems[idx]
-			e.Kind, e.Flags, e.End = kind, flags, int32(p.pos)
+			e.Kind, e.Flags, e.End = kind, flags, p.pos
 		}
 	after:
 		// A value has ended at p.pos: close containers or move to the next value.
@@ -332,15 +333,15 @@ func (p *parser) run() error {
 }
 
 // name reads a member name and the colon after it, leaving p.pos at the value.
-func (p *parser) name() (start, end int32, flags uint8, err error) {
+func (p *parser) name() (start, end int, flags uint8, err error) {
 	if p.pos >= len(p.src) || p.src[p.pos] != '"' {
 		return 0, 0, 0, p.fail("expected a member name")
 	}
-	start = int32(p.pos)
+	start = p.pos
 	if flags, err = p.str(); err != nil {
 		return 0, 0, 0, err
 	}
-	end = int32(p.pos)
+	end = p.pos
 	p.skipWS()
 	if p.pos >= len(p.src) || p.src[p.pos] != ':' {
 		return 0, 0, 0, p.fail("expected ':' after a member name")
@@ -350,7 +351,7 @@ func (p *parser) name() (start, end int32, flags uint8, err error) {
 	return start, end, flags, nil
 }
 
-func (p *parser) push(idx int32, object bool) {
+func (p *parser) push(idx int, object bool) {
 	if p.ndeep == 0 && len(p.frames) <= p.opt.MaxDepth {
 		p.frames = append(p.frames, frame{node: idx, object: object})
 		return
@@ -376,9 +377,9 @@ func (p *parser) pop() {
 	p.frames = p.frames[:len(p.frames)-1]
 	if f.node >= 0 {
 		n := &p.nodes[f.node]
-		n.End = int32(p.pos)
+		n.End = p.pos
 		n.Len = f.count
-		n.Skip = int32(len(p.nodes))
+		n.Skip = len(p.nodes)
 	}
 }
 

@@ -243,7 +243,7 @@ func TestTape(t *testing.T) {
 		kind                Kind
 		raw, name           string
 		flags, nameFlags    uint8
-		length, rec, skip   int32
+		length, rec, skip   int
 		decodedName, strVal string
 	}
 	wants := []want{

@@ -214,14 +214,14 @@ func modelTape(src string, root *refNode, opt Options) ([]Node, []Elem) {
 	var walk func(n *refNode, depth int)
 	walk = func(n *refNode, depth int) {
 		idx := len(out)
-		nd := Node{Kind: n.kind, Start: int32(n.start), End: int32(n.end), NameStart: int32(n.nameStart), NameEnd: int32(n.nameEnd), Elem0: int32(len(elems))}
+		nd := Node{Kind: n.kind, Start: n.start, End: n.end, NameStart: n.nameStart, NameEnd: n.nameEnd, Elem0: len(elems)}
 		if n.kind == String {
 			nd.Flags = stringFlags(src[n.start+1 : n.end-1])
 		}
 		if n.nameEnd > 0 {
 			nd.NameFlags = stringFlags(src[n.nameStart+1 : n.nameEnd-1])
 		}
-		nd.Len = int32(len(n.children))
+		nd.Len = len(n.children)
 		out = append(out, nd)
 		for k, ch := range n.children {
 			if depth+1 > opt.MaxDepth || k >= opt.MaxChildren {
@@ -229,7 +229,7 @@ func modelTape(src string, root *refNode, opt Options) ([]Node, []Elem) {
 			}
 			out[idx].Rec++
 			if opt.ArrayElems && n.kind == Array {
-				e := Elem{Start: int32(ch.start), End: int32(ch.end), Kind: ch.kind}
+				e := Elem{Start: int(ch.start), End: int(ch.end), Kind: ch.kind}
 				switch ch.kind {
 				case String:
 					e.Flags = stringFlags(src[ch.start+1 : ch.end-1])
@@ -241,7 +241,7 @@ func modelTape(src string, root *refNode, opt Options) ([]Node, []Elem) {
 			}
 			walk(ch, depth+1)
 		}
-		out[idx].Skip = int32(len(out))
+		out[idx].Skip = len(out)
 	}
 	walk(root, 0)
 	return out, elems
@@ -283,12 +283,12 @@ func checkTape(t tb, doc *Doc, opt Options) {
 			if n.Rec > n.Len || n.Rec < 0 {
 				t.Fatalf("node %d: Rec %d, Len %d", i, n.Rec, n.Len)
 			}
-			c, prevEnd := int32(i+1), n.Start+1
+			c, prevEnd := int(i+1), n.Start+1
 			if opt.ArrayElems && n.Kind == Array {
 				if int(n.Elem0+n.Rec) > len(doc.Elems) || int(n.Skip) != i+1 {
 					t.Fatalf("node %d: Elem0 %d, Rec %d, Skip %d, %d elems", i, n.Elem0, n.Rec, n.Skip, len(doc.Elems))
 				}
-				for _, e := range doc.ArrayElems(int32(i)) {
+				for _, e := range doc.ArrayElems(int(i)) {
 					if e.Start < prevEnd || e.End > n.End-1 || e.Start >= e.End {
 						t.Fatalf("node %d: elem span %d..%d outside %d..%d", i, e.Start, e.End, prevEnd, n.End-1)
 					}
@@ -299,7 +299,7 @@ func checkTape(t tb, doc *Doc, opt Options) {
 				}
 				break
 			}
-			for k := int32(0); k < n.Rec; k++ {
+			for k := int(0); k < n.Rec; k++ {
 				ch := &nodes[c]
 				if ch.Start < prevEnd || ch.End > n.End-1 {
 					t.Fatalf("node %d: child %d span %d..%d outside %d..%d", i, c, ch.Start, ch.End, prevEnd, n.End-1)
