@@ -1,0 +1,118 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"runtime/debug"
+	"strconv"
+
+	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/schema"
+)
+
+// outcome is the kind of document an input got.
+type outcome uint8
+
+const (
+	gotOutput   outcome = iota // an output document
+	gotError                   // an error document of the contract
+	gotInternal                // the tool panicked: an internal_error document
+)
+
+// answer appends the document for input (output or error document, no
+// newline) to dst. A panic in the tool is recovered into an internal_error
+// document and described, with its stack, in report.
+func answer(dst []byte, t *schema.Tool, input []byte) (out []byte, o outcome, report string) {
+	defer func() {
+		if v := recover(); v != nil {
+			e := &errs.Error{Code: "internal_error", Position: errs.NoPosition, Message: "internal error: the tool panicked"}
+			out, o, report = e.AppendJSON(dst), gotInternal, fmt.Sprintf("panic: %v\n%s", v, debug.Stack())
+		}
+	}()
+	doc, err := t.Execute(input)
+	if err == nil {
+		return append(dst, doc...), gotOutput, ""
+	}
+	var e *errs.Error
+	if !errors.As(err, &e) {
+		// Execute documents *schema.Error as its only error; anything else
+		// is a bug, reported the same way as a panic.
+		panic(fmt.Sprintf("%s returned %T, not *schema.Error: %v", t.ID, err, err))
+	}
+	return e.AppendJSON(dst), gotError, ""
+}
+
+// tooLarge is the error document of a document or line over the byte cap.
+func tooLarge(what string, max int64) *errs.Error {
+	return errs.Limit("", "max_document_bytes", what+" is larger than "+strconv.FormatInt(max, 10)+" bytes")
+}
+
+const runSynopsis = "claimcheck run [-max-document-bytes N] TOOL_ID [FILE]"
+
+func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	maxBytes := fs.Int64("max-document-bytes", defaultMaxBytes, "refuse a document of more `bytes` with limit_exceeded")
+	pos, code, ok := parseFlags(fs, args, stdout, stderr, runSynopsis)
+	if !ok {
+		return code
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		fmt.Fprintf(stderr, "claimcheck: run wants TOOL_ID and at most one FILE\nUsage: %s\n", runSynopsis)
+		return exitUsage
+	}
+	if *maxBytes < 0 {
+		fmt.Fprintln(stderr, "claimcheck: -max-document-bytes must not be negative")
+		return exitUsage
+	}
+	id, version, err := parseToolID(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
+		return exitUsage
+	}
+	t, found := schema.Lookup(id, version)
+	if !found {
+		// A well-formed request for a tool not served is answered like the
+		// JSON layer answers it, with the unknown_tool error document; the
+		// input is not read.
+		return writeDoc(stdout, stderr, unknownTool(id, version).AppendJSON(nil), exitDocError)
+	}
+	r, name, closeFn, err := openInput(pos[1:], stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
+		return exitUsage
+	}
+	defer closeFn()
+	// Read one byte past the cap to tell "exactly max" from "more".
+	input, err := io.ReadAll(io.LimitReader(r, min(*maxBytes, math.MaxInt64-1)+1))
+	if err != nil {
+		fmt.Fprintf(stderr, "claimcheck: reading %s: %v\n", name, err)
+		return exitUsage
+	}
+	if int64(len(input)) > *maxBytes {
+		return writeDoc(stdout, stderr, tooLarge("the document", *maxBytes).AppendJSON(nil), exitDocError)
+	}
+	doc, o, report := answer(make([]byte, 0, 256), t, input)
+	switch o {
+	case gotOutput:
+		code = exitOK
+	case gotError:
+		code = exitDocError
+	default:
+		fmt.Fprintf(stderr, "claimcheck: internal error checking %s: %s", name, report)
+		code = exitInternal
+	}
+	return writeDoc(stdout, stderr, doc, code)
+}
+
+// writeDoc writes doc and a newline, returning code, or exitUsage when the
+// write fails.
+func writeDoc(stdout, stderr io.Writer, doc []byte, code int) int {
+	if _, err := stdout.Write(append(doc, '\n')); err != nil {
+		fmt.Fprintf(stderr, "claimcheck: writing the answer: %v\n", err)
+		return exitUsage
+	}
+	return code
+}

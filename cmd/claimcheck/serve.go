@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/claimcheck/claimcheck/httpapi"
+)
+
+const serveSynopsis = "claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes N] [-shutdown-timeout D]"
+
+func serveCmd(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen on `host:port` (port 0: any free port)")
+	maxBody := fs.Int64("max-body-bytes", httpapi.DefaultMaxBodyBytes, "refuse a body of more `bytes` with 413")
+	grace := fs.Duration("shutdown-timeout", 10*time.Second, "on SIGINT or SIGTERM, wait this long for requests in flight")
+	pos, code, ok := parseFlags(fs, args, os.Stdout, stderr, serveSynopsis)
+	if !ok {
+		return code
+	}
+	if len(pos) != 0 {
+		fmt.Fprintf(stderr, "claimcheck: serve takes no arguments\nUsage: %s\n", serveSynopsis)
+		return exitUsage
+	}
+	if *maxBody <= 0 {
+		fmt.Fprintln(stderr, "claimcheck: -max-body-bytes must be positive")
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, *addr, *maxBody, *grace, stderr)
+}
+
+// serve listens on addr and serves the HTTP API until ctx is done, then
+// shuts down gracefully. It prints "claimcheck: listening on http://ADDR"
+// with the real address (so port 0 can be found) on stderr. It returns 0
+// after a clean shutdown, 2 when it cannot listen, 1 when serving or the
+// shutdown fails.
+func serve(ctx context.Context, addr string, maxBody int64, grace time.Duration, stderr io.Writer) int {
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
+		return exitUsage
+	}
+	srv := httpapi.NewServer(addr, httpapi.New(httpapi.Options{MaxBodyBytes: maxBody, Logger: log}))
+	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	fmt.Fprintf(stderr, "claimcheck: listening on http://%s\n", ln.Addr())
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
+		return exitDocError
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(stderr, "claimcheck: shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		fmt.Fprintf(stderr, "claimcheck: shutdown: %v\n", err)
+		return exitDocError
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
+		return exitDocError
+	}
+	return exitOK
+}

@@ -1,0 +1,47 @@
+// Package httpapi serves the claimcheck tools over HTTP: [New] returns an
+// [http.Handler] that lists the tool descriptors and executes input documents
+// with [schema.Execute], and [NewServer] wraps one in an [http.Server] with
+// every timeout set.
+//
+// # Routes
+//
+//	GET  /v1/tools                                      the descriptors, a JSON array in schema.Tools order
+//	GET  /v1/tools/{id}/versions/{version}              one descriptor
+//	POST /v1/tools/{id}/versions/{version}/execute      body: one input document
+//
+// HEAD is served wherever GET is. The execute path is the descriptor's
+// execute_url ([schema.Tool.ExecuteURL]). Path segments are percent-decoded.
+//
+// # Status codes
+//
+// Every response, success or failure, has Content-Type application/json and
+// X-Content-Type-Options nosniff; an error response's body is an error
+// document, {"error":{"code":...,"path":...,"message":...}}, with "position"
+// and "limit" where they apply. Nothing answers with HTML or plain text.
+//
+//	200  the output document (whatever its verdict), a descriptor, or the list
+//	400  invalid_input: the tool refuses the document (malformed JSON included)
+//	404  unknown_tool: an unknown tool id or version, or any other path under /v1/tools
+//	404  not_found: any path outside /v1/tools
+//	405  method_not_allowed, with an Allow header, on a route that exists
+//	413  limit_exceeded, path "", limit max_document_bytes: the body is over [Options.MaxBodyBytes]
+//	415  unsupported_media_type: a Content-Type that is sent and is not
+//	     application/json (parameters allowed; a charset must be utf-8)
+//	422  limit_exceeded: the document is over one of the tool's limits
+//	500  internal_error: a handler panicked (a bug); logged once with its stack
+//
+// The codes invalid_input, limit_exceeded and unknown_tool are the contract's
+// (SPEC.md section 5); not_found, method_not_allowed, unsupported_media_type
+// and internal_error are this package's own, for failures that concern the
+// HTTP request rather than a tool's document. A request is checked in this
+// order: route, tool and version (404), method (405), Content-Type (415),
+// body size (413), then the document.
+//
+// # Guarantees
+//
+// The handler is safe for concurrent use and holds no state between requests.
+// Output and descriptor bytes are exactly those of [schema.Execute] and
+// [schema.Tool.MarshalJSON], followed by a newline. A body is read whole
+// (at most MaxBodyBytes) before it is checked; a declared Content-Length over
+// the cap is refused without reading the body.
+package httpapi

@@ -1,0 +1,34 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+)
+
+// Server timeouts and header cap set by [NewServer]. ReadTimeout and
+// WriteTimeout leave room for a 64 MiB document on a slow link and for
+// checking it; a client that sends headers slower than ReadHeaderTimeout
+// is dropped (Slowloris).
+const (
+	ReadHeaderTimeout = 10 * time.Second
+	ReadTimeout       = 60 * time.Second
+	WriteTimeout      = 60 * time.Second
+	IdleTimeout       = 120 * time.Second
+	MaxHeaderBytes    = 64 << 10
+)
+
+// NewServer returns an [http.Server] serving h at addr with every timeout
+// and the header size capped (the zero http.Server has none). The caller
+// starts it (ListenAndServe, or Serve on its own listener) and stops it with
+// Shutdown.
+func NewServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes,
+	}
+}
