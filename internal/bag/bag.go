@@ -55,6 +55,36 @@ func newIndex() *index {
 	return &index{nums: map[uint64]int32{}, strs: map[string]int32{}}
 }
 
+// sample is how many elements of the first array are interned before the
+// index guesses its final size.
+const sample = 256
+
+// reserve is called once sample elements of an array of n have been
+// interned: when most of them were new, most of the rest will be too, so the
+// maps are rebuilt with room for the rest, in proportion to their kinds,
+// instead of doubling their way there. Repetitive input keeps the small maps:
+// memory stays in proportion to the distinct values.
+func (ix *index) reserve(n int) {
+	if int(ix.n) < sample/2 {
+		return
+	}
+	grow := func(have int) int { return have * n / sample }
+	if len(ix.nums) > sample/8 {
+		m := make(map[uint64]int32, grow(len(ix.nums)))
+		for k, v := range ix.nums {
+			m[k] = v
+		}
+		ix.nums = m
+	}
+	if len(ix.strs) > sample/8 {
+		m := make(map[string]int32, grow(len(ix.strs)))
+		for k, v := range ix.strs {
+			m[k] = v
+		}
+		ix.strs = m
+	}
+}
+
 // intern returns the id of s, giving it the next id if it is new.
 func (ix *index) intern(s canon.Scalar) (id int32, isNew bool) {
 	next := ix.n
@@ -134,6 +164,9 @@ func Equality(lim Limits, src, claim *Array) (*EqualityMismatch, error) {
 		s, err := src.At(i)
 		if err != nil {
 			return nil, err
+		}
+		if i == sample && src.N > 2*sample {
+			ix.reserve(src.N)
 		}
 		id, isNew := ix.intern(s)
 		if isNew {
@@ -222,6 +255,9 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceMismatch, error) {
 			s, err := a.At(i)
 			if err != nil {
 				return nil, err
+			}
+			if k == 0 && i == sample && a.N > 2*sample {
+				ix.reserve(a.N)
 			}
 			id, isNew := ix.intern(s)
 			if isNew {

@@ -25,6 +25,7 @@ package jsontext
 
 import (
 	"strconv"
+	"strings"
 )
 
 // Kind is the JSON type of a recorded value.
@@ -144,9 +145,11 @@ func Parse(src string, opt Options) (*Doc, error) {
 	p := parser{src: src, opt: opt}
 	p.nodes = make([]Node, 0, 16)
 	if opt.ArrayElems {
-		// Most of a tool's document is array elements: guess one per 8 bytes
-		// rather than grow from nothing.
-		p.elems = make([]Elem, 0, min(len(src)/8+4, 1<<16))
+		// Most of a tool's document is array elements, and there are at most
+		// as many as commas and '[' (counted at memory speed), so reserve
+		// that, within reason, rather than grow from nothing.
+		n := strings.Count(src, ",") + strings.Count(src, "[") + 1
+		p.elems = make([]Elem, 0, min(n, len(src)/2+1, 1<<17))
 	}
 	if err := p.run(); err != nil {
 		return nil, err
