@@ -6,19 +6,9 @@ import (
 	"github.com/claimcheck/claimcheck/internal/errs"
 )
 
-// anyArray reads a typed input array: each element is converted with
-// canon.Of when the engine visits it, exactly once.
-func anyArray(path string, xs []any) bag.Array {
-	return bag.Array{Path: path, N: len(xs), At: func(i int) (canon.Scalar, error) {
-		s, err := canon.Of(xs[i])
-		if err != nil {
-			return s, withPath(err, path, i)
-		}
-		return s, nil
-	}}
-}
-
-func sliceArray[T Element](path string, xs []T) bag.Array {
+// array reads a typed input array ([]any or an [Element] slice): each
+// element is converted with canon.Of when the engine visits it, once.
+func array[T any](path string, xs []T) bag.Array {
 	return bag.Array{Path: path, N: len(xs), At: func(i int) (canon.Scalar, error) {
 		s, err := canon.Of(xs[i])
 		if err != nil {
@@ -39,17 +29,11 @@ func (l Limits) bag() bag.Limits {
 	return bag.Limits{MaxItems: l.maxItems(), MaxDistinct: l.maxDistinct()}
 }
 
-// EqualityResultOf turns the engine's verdict into a result.
 func equalityResult(m *bag.EqualityMismatch) EqualityResult {
 	if m == nil {
 		return EqualityResult{Valid: true, ReferenceVersion: ReferenceVersion}
 	}
-	d := &EqualityDiscrepancy{Value: m.Value, Expected: m.Expected, Actual: m.Actual}
-	if m.InSource {
-		d.Path = errs.Index("/source", m.Index)
-	} else {
-		d.Path = errs.Index("/claim", m.Index)
-	}
+	d := &EqualityDiscrepancy{Path: m.Path, Value: m.Value, Expected: m.Expected, Actual: m.Actual}
 	return EqualityResult{Reason: ClaimMismatch, Discrepancy: d, ReferenceVersion: ReferenceVersion}
 }
 
@@ -57,10 +41,6 @@ func differenceResult(m *bag.DifferenceMismatch) DifferenceResult {
 	if m == nil {
 		return DifferenceResult{Valid: true, ReferenceVersion: ReferenceVersion}
 	}
-	list := "/left_only"
-	if m.RightOnly {
-		list = "/right_only"
-	}
-	d := &DifferenceDiscrepancy{Path: errs.Index(list, m.Index), Expected: m.Expected, Actual: m.Actual}
+	d := &DifferenceDiscrepancy{Path: m.Path, Expected: m.Expected, Actual: m.Actual}
 	return DifferenceResult{Reason: ClaimMismatch, Discrepancy: d, ReferenceVersion: ReferenceVersion}
 }

@@ -74,10 +74,10 @@ func CheckDifference(in DifferenceInput) (DifferenceResult, error) {
 // elements, memory in the number of distinct values.
 func (l Limits) CheckDifference(in DifferenceInput) (DifferenceResult, error) {
 	arrays := [4]bag.Array{
-		anyArray("/left", in.Left),
-		anyArray("/right", in.Right),
-		anyArray("/claim/left_only", in.Claim.LeftOnly),
-		anyArray("/claim/right_only", in.Claim.RightOnly),
+		array("/left", in.Left),
+		array("/right", in.Right),
+		array("/claim/left_only", in.Claim.LeftOnly),
+		array("/claim/right_only", in.Claim.RightOnly),
 	}
 	return l.difference(&arrays)
 }

@@ -61,7 +61,7 @@ func CheckEquality(in EqualityInput) (EqualityResult, error) {
 // /source, limit max_distinct); then the same for claim. Time is linear in
 // the number of elements, memory in the number of distinct values.
 func (l Limits) CheckEquality(in EqualityInput) (EqualityResult, error) {
-	src, claim := anyArray("/source", in.Source), anyArray("/claim", in.Claim)
+	src, claim := array("/source", in.Source), array("/claim", in.Claim)
 	return l.equality(&src, &claim)
 }
 

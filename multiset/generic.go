@@ -14,7 +14,7 @@ type Element interface {
 // CheckEqualityOf is [CheckEquality] for typed slices such as []int or
 // []string, with [DefaultLimits].
 func CheckEqualityOf[T Element](source, claim []T) (EqualityResult, error) {
-	src, c := sliceArray("/source", source), sliceArray("/claim", claim)
+	src, c := array("/source", source), array("/claim", claim)
 	return DefaultLimits.equality(&src, &c)
 }
 
@@ -22,10 +22,10 @@ func CheckEqualityOf[T Element](source, claim []T) (EqualityResult, error) {
 // [DefaultLimits].
 func CheckDifferenceOf[T Element](left, right, leftOnly, rightOnly []T) (DifferenceResult, error) {
 	arrays := [4]bag.Array{
-		sliceArray("/left", left),
-		sliceArray("/right", right),
-		sliceArray("/claim/left_only", leftOnly),
-		sliceArray("/claim/right_only", rightOnly),
+		array("/left", left),
+		array("/right", right),
+		array("/claim/left_only", leftOnly),
+		array("/claim/right_only", rightOnly),
 	}
 	return DefaultLimits.difference(&arrays)
 }

@@ -198,12 +198,7 @@ func executeEquality(text string) ([]byte, error) {
 	res := multiset.EqualityResult{Valid: true, ReferenceVersion: multiset.ReferenceVersion}
 	if mm != nil {
 		res = multiset.EqualityResult{Reason: multiset.ClaimMismatch, ReferenceVersion: multiset.ReferenceVersion,
-			Discrepancy: &multiset.EqualityDiscrepancy{Value: mm.Value, Expected: mm.Expected, Actual: mm.Actual}}
-		if mm.InSource {
-			res.Discrepancy.Path = errs.Index("/source", mm.Index)
-		} else {
-			res.Discrepancy.Path = errs.Index("/claim", mm.Index)
-		}
+			Discrepancy: &multiset.EqualityDiscrepancy{Path: mm.Path, Value: mm.Value, Expected: mm.Expected, Actual: mm.Actual}}
 	}
 	return res.AppendJSON(make([]byte, 0, 192)), nil
 }
@@ -243,12 +238,8 @@ func executeDifference(src string) ([]byte, error) {
 	}
 	res := multiset.DifferenceResult{Valid: true, ReferenceVersion: multiset.ReferenceVersion}
 	if mm != nil {
-		list := "/left_only"
-		if mm.RightOnly {
-			list = "/right_only"
-		}
 		res = multiset.DifferenceResult{Reason: multiset.ClaimMismatch, ReferenceVersion: multiset.ReferenceVersion,
-			Discrepancy: &multiset.DifferenceDiscrepancy{Path: errs.Index(list, mm.Index), Expected: mm.Expected, Actual: mm.Actual}}
+			Discrepancy: &multiset.DifferenceDiscrepancy{Path: mm.Path, Expected: mm.Expected, Actual: mm.Actual}}
 	}
 	return res.AppendJSON(make([]byte, 0, 192)), nil
 }

@@ -141,8 +141,9 @@ func rest(a *Array, i int) error {
 
 // EqualityMismatch is the first mismatch of an equality claim.
 type EqualityMismatch struct {
-	InSource bool // the value occurs in source; Index is its first index there
-	Index    int  // else Index is its first index in claim
+	// Path is the value's first occurrence: in source if it occurs there,
+	// else in claim.
+	Path     string
 	Value    canon.Scalar
 	Expected int // count in source
 	Actual   int // count in claim
@@ -213,24 +214,25 @@ func Equality(lim Limits, src, claim *Array) (*EqualityMismatch, error) {
 		if count[id] == ccount[id] {
 			continue
 		}
-		m := &EqualityMismatch{InSource: id < nsrc, Index: int(first[id]), Expected: int(count[id]), Actual: int(ccount[id])}
 		from := claim
-		if m.InSource {
+		if id < nsrc {
 			from = src
 		}
-		m.Value, _ = from.At(m.Index)
+		m := &EqualityMismatch{Path: errs.Index(from.Path, int(first[id])), Expected: int(count[id]), Actual: int(ccount[id])}
+		m.Value, _ = from.At(int(first[id]))
 		return m, nil
 	}
 	return nil, nil
 }
 
 // DifferenceMismatch is the first differing index of a claimed residual.
-// Expected and Actual are nil where the list has no element at Index.
+// Expected and Actual are nil where the list has no element there.
 type DifferenceMismatch struct {
-	RightOnly bool // the index is in right_only (else left_only)
-	Index     int
-	Expected  *canon.Scalar
-	Actual    *canon.Scalar
+	// Path is "/left_only/i" or "/right_only/i": relative to the claim, as
+	// the output document has it.
+	Path     string
+	Expected *canon.Scalar
+	Actual   *canon.Scalar
 }
 
 // Difference checks claimed residuals arrays[2] (left_only) and arrays[3]
@@ -285,6 +287,7 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceMismatch, error) {
 	// rem counts, per value, the occurrences of the other side still to be
 	// matched; it is filled for one walk and emptied by it.
 	rem := make([]int32, len(origin))
+	lists := [2]string{"/left_only", "/right_only"}
 	for side := 0; side < 2; side++ {
 		self, other, claimed := ids[side], ids[1-side], ids[2+side]
 		clear(rem)
@@ -298,7 +301,7 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceMismatch, error) {
 				continue
 			}
 			if i >= len(claimed) || claimed[i] != id {
-				m := &DifferenceMismatch{RightOnly: side == 1, Index: i, Expected: value(id)}
+				m := &DifferenceMismatch{Path: errs.Index(lists[side], i), Expected: value(id)}
 				if i < len(claimed) {
 					m.Actual = value(claimed[i])
 				}
@@ -307,7 +310,7 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceMismatch, error) {
 			i++
 		}
 		if i < len(claimed) {
-			return &DifferenceMismatch{RightOnly: side == 1, Index: i, Actual: value(claimed[i])}, nil
+			return &DifferenceMismatch{Path: errs.Index(lists[side], i), Actual: value(claimed[i])}, nil
 		}
 	}
 	return nil, nil
