@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck/internal/errs"
@@ -106,11 +107,89 @@ func ParseNumber(lit string) (Scalar, error) {
 	if !validNumber(lit) {
 		return Scalar{}, errs.Invalid("", "not a JSON number: "+strconv.Quote(lit))
 	}
-	f, err := strconv.ParseFloat(lit, 64)
+	f, err := parseFloat(lit)
 	if err != nil || math.IsInf(f, 0) {
 		return Scalar{}, errs.Invalid("", "number "+truncate(lit)+" is out of the range of a double")
 	}
 	return Scalar{kind: Number, num: f + 0}, nil
+}
+
+// maxDigits is how many significant digits parseFloat hands to strconv.
+// Every decimal halfway point between two doubles has at most 768
+// significant digits, so a longer mantissa can be cut to maxDigits digits
+// plus one non-zero "sticky" digit standing for the rest without changing
+// which side of any halfway point it lies on.
+const maxDigits = 780
+
+// parseFloat is strconv.ParseFloat for a grammatical JSON number literal,
+// correct for mantissas of any length: strconv's slow path keeps at most 800
+// digits and, past that, misplaces the decimal point (1 followed by 900
+// zeros and e-900 reads as 1e-101). Long mantissas are rewritten to
+// 0.DDD…e±X with at most maxDigits+1 digits first.
+func parseFloat(lit string) (float64, error) {
+	if len(lit) <= maxDigits {
+		return strconv.ParseFloat(lit, 64)
+	}
+	neg := lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	mant, exp := lit, ""
+	if i := strings.IndexAny(lit, "eE"); i >= 0 {
+		mant, exp = lit[:i], lit[i+1:]
+	}
+	intPart, frac := mant, ""
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		intPart, frac = mant[:i], mant[i+1:]
+	}
+	digits := intPart + frac
+	point := len(intPart) // the value is 0.digits × 10^(point+exp)
+	z := len(digits) - len(strings.TrimLeft(digits, "0"))
+	digits, point = digits[z:], point-z
+	digits = strings.TrimRight(digits, "0")
+	if digits == "" {
+		return 0, nil
+	}
+	if len(digits) <= maxDigits && len(lit) <= maxDigits {
+		return strconv.ParseFloat(lit, 64)
+	}
+	if len(digits) > maxDigits {
+		digits = digits[:maxDigits] + "1" // the rest is non-zero: TrimRight removed trailing zeros
+	}
+	e, ok := exponent(exp)
+	if !ok { // |exp| beyond 10^9: far out of range either way
+		if strings.HasPrefix(exp, "-") {
+			return 0, nil
+		}
+		return math.Inf(1), strconv.ErrRange
+	}
+	text := "0." + digits + "e" + strconv.FormatInt(int64(point)+e, 10)
+	if neg {
+		text = "-" + text
+	}
+	return strconv.ParseFloat(text, 64)
+}
+
+// exponent reads an exponent [+-]?[0-9]+ ("" is 0), refusing magnitudes of
+// 10^9 or more.
+func exponent(s string) (int64, bool) {
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	s = strings.TrimLeft(s, "0")
+	if len(s) > 9 {
+		return 0, false
+	}
+	var e int64
+	for i := 0; i < len(s); i++ {
+		e = e*10 + int64(s[i]-'0')
+	}
+	if neg {
+		e = -e
+	}
+	return e, true
 }
 
 // smallInt reads -?(0|[1-9][0-9]{0,14}): every such integer is below 2^53
