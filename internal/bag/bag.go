@@ -59,16 +59,22 @@ func newIndex() *index {
 // index guesses its final size.
 const sample = 256
 
+// maxReserve caps what reserve may set aside (in entries): a guess from a
+// sample must not cost more than a bounded amount when the rest of the input
+// turns out to repeat itself.
+const maxReserve = 1 << 14
+
 // reserve is called once sample elements of an array of n have been
-// interned: when most of them were new, most of the rest will be too, so the
-// maps are rebuilt with room for the rest, in proportion to their kinds,
-// instead of doubling their way there. Repetitive input keeps the small maps:
-// memory stays in proportion to the distinct values.
-func (ix *index) reserve(n int) {
+// interned: when most of them were new, most of the rest will probably be
+// too, so the maps are rebuilt with room for more, in proportion to their
+// kinds, instead of doubling their way there. Repetitive input keeps the
+// small maps; a wrong guess costs at most maxReserve entries, so memory stays
+// O(distinct values).
+func (ix *index) reserve(n, maxDistinct int) {
 	if int(ix.n) < sample/2 {
 		return
 	}
-	grow := func(have int) int { return have * n / sample }
+	grow := func(have int) int { return min(have*n/sample, maxDistinct, maxReserve) }
 	if len(ix.nums) > sample/8 {
 		m := make(map[uint64]int32, grow(len(ix.nums)))
 		for k, v := range ix.nums {
@@ -167,7 +173,7 @@ func Equality(lim Limits, src, claim *Array) (*EqualityMismatch, error) {
 			return nil, err
 		}
 		if i == sample && src.N > 2*sample {
-			ix.reserve(src.N)
+			ix.reserve(src.N, lim.MaxDistinct)
 		}
 		id, isNew := ix.intern(s)
 		if isNew {
@@ -259,7 +265,7 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceMismatch, error) {
 				return nil, err
 			}
 			if k == 0 && i == sample && a.N > 2*sample {
-				ix.reserve(a.N)
+				ix.reserve(a.N, lim.MaxDistinct)
 			}
 			id, isNew := ix.intern(s)
 			if isNew {
