@@ -3,6 +3,8 @@ package canon
 import (
 	"math"
 	"strconv"
+
+	"github.com/claimcheck/claimcheck/internal/errs"
 )
 
 // appendNumber appends the ECMAScript Number::toString form of a finite
@@ -82,36 +84,6 @@ func appendNumber(dst []byte, f float64) []byte {
 
 // appendString appends the RFC 8785 form of a valid UTF-8 string: '"' and
 // '\\' escaped, U+0000–U+001F as \b \t \n \f \r or lower-case \u00xx,
-// every other code point as literal UTF-8.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		start = i + 1
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-const hex = "0123456789abcdef"
+// every other code point as literal UTF-8. It is the writer the error
+// documents use too; on valid UTF-8 it never substitutes anything.
+func appendString(dst []byte, s string) []byte { return errs.AppendString(dst, s) }

@@ -83,7 +83,8 @@ func (l Limits) CheckDifference(in DifferenceInput) (DifferenceResult, error) {
 }
 
 // CheckDifferenceScalars is [Limits.CheckDifference] over Scalars that are
-// already canonical: no conversion, no element errors.
+// already canonical: no conversion, no element errors; the error, an
+// *[Error], is for an array over the limits.
 func (l Limits) CheckDifferenceScalars(left, right, leftOnly, rightOnly []canon.Scalar) (DifferenceResult, error) {
 	arrays := [4]bag.Array{
 		bag.Scalars("/left", left),
@@ -133,6 +134,8 @@ func (d *DifferenceDiscrepancy) String() string {
 	}
 	at := list + "[" + idx + "]"
 	switch {
+	case d.Actual == nil && d.Expected == nil:
+		return at + " differs (at " + d.Path + ")"
 	case d.Actual == nil:
 		return at + " is missing; expected " + d.Expected.Key() + " (at " + d.Path + ")"
 	case d.Expected == nil:

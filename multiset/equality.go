@@ -66,7 +66,8 @@ func (l Limits) CheckEquality(in EqualityInput) (EqualityResult, error) {
 }
 
 // CheckEqualityScalars is [Limits.CheckEquality] over Scalars that are
-// already canonical: no conversion, no element errors.
+// already canonical: no conversion, no element errors; the error, an
+// *[Error], is for an array over the limits.
 func (l Limits) CheckEqualityScalars(source, claim []canon.Scalar) (EqualityResult, error) {
 	src, c := bag.Scalars("/source", source), bag.Scalars("/claim", claim)
 	return l.equality(&src, &c)

@@ -12,20 +12,22 @@ type Element interface {
 }
 
 // CheckEqualityOf is [CheckEquality] for typed slices such as []int or
-// []string, with [DefaultLimits].
+// []string, with [DefaultLimits], without boxing the elements. The error is
+// an *[Error], as for CheckEquality.
 func CheckEqualityOf[T Element](source, claim []T) (EqualityResult, error) {
-	src, c := array("/source", source), array("/claim", claim)
+	src, c := typedArray("/source", source), typedArray("/claim", claim)
 	return DefaultLimits.equality(&src, &c)
 }
 
 // CheckDifferenceOf is [CheckDifference] for typed slices, with
-// [DefaultLimits].
+// [DefaultLimits], without boxing the elements. The error is an *[Error], as
+// for CheckDifference.
 func CheckDifferenceOf[T Element](left, right, leftOnly, rightOnly []T) (DifferenceResult, error) {
 	arrays := [4]bag.Array{
-		array("/left", left),
-		array("/right", right),
-		array("/claim/left_only", leftOnly),
-		array("/claim/right_only", rightOnly),
+		typedArray("/left", left),
+		typedArray("/right", right),
+		typedArray("/claim/left_only", leftOnly),
+		typedArray("/claim/right_only", rightOnly),
 	}
 	return DefaultLimits.difference(&arrays)
 }

@@ -1,6 +1,7 @@
 package multiset_test
 
 import (
+	"encoding/json"
 	"runtime"
 	"testing"
 
@@ -42,5 +43,54 @@ func TestMemoryFollowsDistinctValues(t *testing.T) {
 	// ~75 MB that sizing by the input's length costs.
 	if got := measure(); got > 4<<20 {
 		t.Errorf("checking 2,000,000 items over 257 distinct values allocated %d bytes", got)
+	}
+}
+
+type score int
+
+// TestCheckEqualityOfReadsElementsWithoutBoxing: the generic helpers read
+// typed slices element by element without an allocation per element, with
+// canon.Of's conversions (a named integer is a number, json.Number a number
+// literal, a string a string).
+func TestCheckEqualityOfReadsElementsWithoutBoxing(t *testing.T) {
+	src := make([]int, 10000)
+	for i := range src {
+		src[i] = i % 100
+	}
+	allocs := testing.AllocsPerRun(5, func() {
+		if res, err := multiset.CheckEqualityOf(src, src); err != nil || !res.Valid {
+			t.Fatalf("CheckEqualityOf = %v, %v", res, err)
+		}
+	})
+	if allocs > 100 {
+		t.Errorf("CheckEqualityOf on 10,000 ints over 100 values: %.0f allocations", allocs)
+	}
+	for _, tc := range []struct {
+		got    func() (multiset.EqualityResult, error)
+		valid  bool
+		reason string
+	}{
+		{func() (multiset.EqualityResult, error) {
+			return multiset.CheckEqualityOf([]score{1, 2}, []score{2, 1})
+		}, true, "a named integer type compares as numbers"},
+		{func() (multiset.EqualityResult, error) {
+			return multiset.CheckEqualityOf([]json.Number{"1", "2.0"}, []json.Number{"2", "1e0"})
+		}, true, "json.Number elements are number literals, not strings"},
+		{func() (multiset.EqualityResult, error) {
+			return multiset.CheckEqualityOf([]string{"1"}, []string{"1.0"})
+		}, false, "strings are strings"},
+		{func() (multiset.EqualityResult, error) {
+			return multiset.CheckEqualityOf([]float32{0.5}, []float32{0.5})
+		}, true, "float32 converts exactly"},
+	} {
+		res, err := tc.got()
+		if err != nil || res.Valid != tc.valid {
+			t.Errorf("%s: got %v, %v; want valid=%v", tc.reason, res, err, tc.valid)
+		}
+	}
+	if _, err := multiset.CheckEqualityOf([]json.Number{"1", "1e400"}, nil); err == nil {
+		t.Error("json.Number 1e400: want an error at /source/1")
+	} else if e := err.(*multiset.Error); e.Path != "/source/1" {
+		t.Errorf("json.Number 1e400: error at %q, want /source/1", e.Path)
 	}
 }

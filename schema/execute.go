@@ -58,8 +58,9 @@ var limits = bag.Limits{MaxItems: 10000, MaxDistinct: 10000}
 
 // parse checks the grammar and records the root (depth 0), its members (1),
 // their elements or members (2) and theirs (3): deep enough for every tool.
-func parse(src string) (*jsontext.Doc, error) {
-	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: limits.MaxItems, ArrayElems: true})
+// Array elements are recorded compactly for the multiset tools (arrays).
+func parse(src string, arrays bool) (*jsontext.Doc, error) {
+	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: limits.MaxItems, ArrayElems: arrays})
 	if err != nil {
 		return nil, errs.Invalid("", err.Error())
 	}
@@ -89,12 +90,11 @@ func object(doc *jsontext.Doc, i int, path string, names []string, out []int) er
 		for k < len(names) && names[k] != name {
 			k++
 		}
-		mpath := string(errs.AppendPointerToken([]byte(path), name))
 		if k == len(names) {
-			return errs.Invalid(mpath, "unknown member "+string(errs.AppendString(nil, name)))
+			return errs.Invalid(memberPath(path, name), "unknown member "+string(errs.AppendString(nil, name)))
 		}
 		if out[k] >= 0 {
-			return errs.Invalid(mpath, "duplicate member "+string(errs.AppendString(nil, name)))
+			return errs.Invalid(memberPath(path, name), "duplicate member "+string(errs.AppendString(nil, name)))
 		}
 		out[k] = c
 		c = mn.Skip
@@ -105,6 +105,10 @@ func object(doc *jsontext.Doc, i int, path string, names []string, out []int) er
 		}
 	}
 	return nil
+}
+
+func memberPath(path, name string) string {
+	return string(errs.AppendPointerToken([]byte(path), name))
 }
 
 func describe(path string) string {
@@ -177,7 +181,7 @@ var (
 )
 
 func executeEquality(text string) ([]byte, error) {
-	doc, err := parse(text)
+	doc, err := parse(text, true)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +208,7 @@ func executeEquality(text string) ([]byte, error) {
 }
 
 func executeDifference(src string) ([]byte, error) {
-	doc, err := parse(src)
+	doc, err := parse(src, true)
 	if err != nil {
 		return nil, err
 	}

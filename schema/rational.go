@@ -7,7 +7,7 @@ import (
 )
 
 func executeRational(src string) ([]byte, error) {
-	doc, err := parse(src)
+	doc, err := parse(src, false)
 	if err != nil {
 		return nil, err
 	}

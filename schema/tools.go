@@ -53,8 +53,9 @@ type Example struct {
 	Output json.RawMessage
 }
 
-// MarshalJSON returns the descriptor document.
-func (t *Tool) MarshalJSON() ([]byte, error) { return t.raw, nil }
+// MarshalJSON returns the descriptor document (a copy: the caller may keep
+// or modify it).
+func (t *Tool) MarshalJSON() ([]byte, error) { return bytes.Clone(t.raw), nil }
 
 // Limit returns the value of the named limit, or 0.
 func (t *Tool) Limit(name string) int {
