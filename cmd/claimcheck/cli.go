@@ -53,7 +53,7 @@ Exit codes:
   1  an error document was written (run: the document's; batch: any line's);
      run also answers an unknown tool with an unknown_tool error document
   2  usage or I/O error, message on stderr; batch treats an unknown tool as
-     a usage error; serve: could not listen or serve
+     a usage error; serve: could not listen, serve or shut down
   3  internal error (a bug): a tool panicked; its document is an
      internal_error error document and the panic is on stderr
 `

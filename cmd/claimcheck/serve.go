@@ -44,8 +44,8 @@ func serveCmd(args []string, stderr io.Writer) int {
 // serve listens on addr and serves the HTTP API until ctx is done, then
 // shuts down gracefully. It prints "claimcheck: listening on http://ADDR"
 // with the real address (so port 0 can be found) on stderr. It returns 0
-// after a clean shutdown, 2 when it cannot listen, 1 when serving or the
-// shutdown fails.
+// after a clean shutdown and 2 (an I/O error) when it cannot listen or
+// serving or the shutdown fails.
 func serve(ctx context.Context, addr string, maxBody int64, grace time.Duration, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	ln, err := net.Listen("tcp", addr)
@@ -62,7 +62,7 @@ func serve(ctx context.Context, addr string, maxBody int64, grace time.Duration,
 	select {
 	case err := <-served:
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
-		return exitDocError
+		return exitUsage
 	case <-ctx.Done():
 	}
 	fmt.Fprintln(stderr, "claimcheck: shutting down")
@@ -70,11 +70,11 @@ func serve(ctx context.Context, addr string, maxBody int64, grace time.Duration,
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		fmt.Fprintf(stderr, "claimcheck: shutdown: %v\n", err)
-		return exitDocError
+		return exitUsage
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
-		return exitDocError
+		return exitUsage
 	}
 	return exitOK
 }
