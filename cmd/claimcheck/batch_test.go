@@ -53,6 +53,9 @@ func TestReadLine(t *testing.T) {
 		{"blank across buffer refills", strings.Repeat(" ", 100) + "z\n", 10, []line{{lineOver, ""}}},
 	}
 	for _, tc := range tests {
+		if tc.reason == "" {
+			t.Fatal("table row without a reason")
+		}
 		t.Run(tc.reason, func(t *testing.T) {
 			// A 16-byte buffer (bufio's minimum) makes long lines span
 			// several ReadSlice calls; OneByteReader makes every read short.

@@ -74,6 +74,9 @@ func TestExitCodes(t *testing.T) {
 		{"serve with a bad address", []string{"serve", "-addr", "127.0.0.1:notaport"}, "", 2, "", false},
 	}
 	for _, tc := range tests {
+		if tc.reason == "" {
+			t.Fatal("table row without a reason")
+		}
 		t.Run(tc.reason, func(t *testing.T) {
 			t.Parallel()
 			stdout, stderr, code := runBinary(t, []byte(tc.stdin), tc.args...)

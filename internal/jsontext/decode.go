@@ -27,21 +27,6 @@ func (d *Doc) ArrayElems(i int) []Elem {
 	return d.Elems[n.Elem0 : n.Elem0+n.Rec]
 }
 
-// Raw returns the source text of a node.
-func (d *Doc) Raw(n *Node) string { return d.Src[n.Start:n.End] }
-
-// Children returns the indexes of the recorded children of container i.
-func (d *Doc) Children(i int) []int {
-	n := &d.Nodes[i]
-	out := make([]int, 0, n.Rec)
-	c := int(i + 1)
-	for k := int(0); k < n.Rec; k++ {
-		out = append(out, c)
-		c = d.Nodes[c].Skip
-	}
-	return out
-}
-
 // decodeString decodes the contents of a grammatical JSON string (between
 // its quotes). Escaped surrogate pairs become one code point; a lone
 // surrogate escape becomes its three-byte generalized UTF-8 form (ED A0 80

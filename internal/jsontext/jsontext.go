@@ -107,7 +107,7 @@ func (e *SyntaxError) Error() string {
 	return "invalid JSON at byte offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
 }
 
-// byteClass marks the bytes that end a fast run inside a string.
+// strSpecial marks the bytes that end a fast run inside a string.
 var strSpecial = func() (t [256]bool) {
 	for i := 0; i < 0x20; i++ {
 		t[i] = true
