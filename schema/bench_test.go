@@ -114,7 +114,6 @@ func BenchmarkExecuteDifference10k(b *testing.B) {
 
 // BenchmarkExecuteRationalSeed: the rational tool's first seed example.
 func BenchmarkExecuteRationalSeed(b *testing.B) {
-	skipPending(b, schema.RationalExpression)
 	tool, _ := schema.Lookup(schema.RationalExpression, "")
 	benchExecute(b, schema.RationalExpression, tool.Examples[0].Input)
 }

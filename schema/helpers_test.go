@@ -22,28 +22,6 @@ type tb interface {
 	Fatalf(format string, args ...any)
 }
 
-// rationalPending reports whether the rational tool is still the stub that
-// panics "todo" (until package rational lands). Any other panic is re-raised.
-var rationalPending = sync.OnceValue(func() (pending bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			if r != "todo" {
-				panic(r)
-			}
-			pending = true
-		}
-	}()
-	_, _ = schema.Execute(schema.RationalExpression, "", []byte(`{"expression":"1","claimed_value":"1","require_canonical":true}`))
-	return false
-})
-
-// skipPending skips a test of the rational tool while it is a stub.
-func skipPending(t interface{ Skip(...any) }, toolID string) {
-	if toolID == schema.RationalExpression && rationalPending() {
-		t.Skip("the rational tool has not landed yet (schema/stub_tmp.go)")
-	}
-}
-
 // seed reads the contract's descriptor of a tool from the module's testdata,
 // member by member.
 func seed(t tb, id string) map[string]json.RawMessage {
