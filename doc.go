@@ -33,6 +33,7 @@
 // Exact: no floating point in the rational tool, no formatting-dependent
 // equality in the multiset tools. Deterministic: the same input gives the
 // same bytes. Bounded: every input is checked against the descriptors'
-// limits (or the caller's), in linear time, without recursion that grows with
-// the input.
+// limits (or the caller's); the multiset checks run in linear time and
+// memory in proportion to the distinct values; JSON is read without
+// recursion, and the rational parser recurses no deeper than its depth limit.
 package claimcheck

@@ -159,11 +159,13 @@ func (l Limits) CheckRational(in Input) (Result, error) {
 	if cerr != nil {
 		return Result{}, cerr
 	}
-	var e Expr
-	if err := l.parseInto(&e, in.Expression); err != nil {
+	e := getExpr()
+	if err := l.parseInto(e, in.Expression); err != nil {
+		putExpr(e)
 		return Result{}, err
 	}
 	v, zd, err := e.eval()
+	putExpr(e)
 	if err != nil {
 		return Result{}, err
 	}
@@ -307,13 +309,16 @@ func (l Limits) parseClaim(s string) (Rat, bool, *Error) {
 	if numStart > 0 {
 		n = n.Neg()
 	}
-	v := n
-	if denStart < len(s) {
-		d := literal(s[denStart:])
-		v = mul(&n, &d, true)
+	if denStart == len(s) {
+		// Without leading zeros, an integer is canonical unless it is "-0".
+		return n, !(numStart > 0 && n.Sign() == 0), nil
 	}
-	var buf [48]byte
-	return v, string(v.Append(buf[:0])) == s, nil
+	d := literal(s[denStart:])
+	v := mul(&n, &d, true)
+	// A fraction is canonical when its denominator is not 1 and is already
+	// the reduced one (so that it also is not 0/d): digits without leading
+	// zeros are the canonical form of their value.
+	return v, !isOne(&d.num) && v.denom().Cmp(&d.num) == 0, nil
 }
 
 func badClaim() *Error {

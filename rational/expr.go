@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck/internal/errs"
@@ -116,26 +117,72 @@ func (l Limits) Parse(expr string) (*Expr, error) {
 
 // parseInto runs steps 5 and 6 on an already validated expression and stores
 // the result in e. It returns *Error, not error, so that a nil result is
-// never a non-nil interface.
+// never a non-nil interface. The program and literals are appended to e's
+// slices, from length 0, when their capacities suffice.
 func (l Limits) parseInto(e *Expr, src string) *Error {
 	// Every token takes at least one byte, so this capacity is never exceeded.
 	n := min(len(src), l.MaxTokens) + 1
-	toks, ints, err := lex(src, l, make([]token, 0, n))
+	tb := tokenPool.Get().(*[]token)
+	if cap(*tb) < n {
+		*tb = make([]token, 0, max(n, 64))
+	}
+	if cap(*tb) <= maxPooled {
+		defer tokenPool.Put(tb) // the parser reads the tokens until the end
+	}
+	toks, ints, err := lex(src, l, (*tb)[:0])
 	if err != nil {
 		return err
 	}
 	p := parser{src: src, toks: toks, maxDepth: l.MaxDepth}
-	p.prog = make([]instr, 0, len(toks)-1)
-	p.lits = make([]Rat, 0, ints)
-	if err := p.parseExpr(); err != nil {
-		return err
+	p.prog = e.prog[:0]
+	if cap(p.prog) < len(toks)-1 {
+		p.prog = make([]instr, 0, len(toks)-1)
 	}
-	if t := p.peek(); t.kind != tokEOF {
-		return p.unexpected(t)
+	p.lits = e.lits[:0]
+	if cap(p.lits) < ints {
+		p.lits = make([]Rat, 0, ints)
+	}
+	err = p.parseExpr()
+	if err == nil {
+		if t := p.peek(); t.kind != tokEOF {
+			err = p.unexpected(t)
+		}
+	}
+	if err != nil {
+		// Keep the buffers, and the literals to clear (see putExpr).
+		e.prog, e.lits = p.prog[:0], p.lits
+		return err
 	}
 	*e = Expr{src: src, prog: p.prog, lits: p.lits, maxStack: p.maxStack, maxDigits: l.MaxValueDigits}
 	return nil
 }
+
+// tokenPool holds token buffers for parseInto; tokens do not outlive it.
+var tokenPool = sync.Pool{New: func() any { return new([]token) }}
+
+// exprPool holds the program and literal buffers of the Exprs that
+// CheckRational parses and drops. Only the slices' backing arrays are reused:
+// the literals are cleared before an Expr goes back, and a literal's storage
+// is built afresh by every parse, so values computed from one (which may
+// share it) are never overwritten.
+var exprPool = sync.Pool{New: func() any { return new(Expr) }}
+
+func getExpr() *Expr { return exprPool.Get().(*Expr) }
+
+// putExpr returns e to the pool unless its buffers are too large to keep.
+// e.lits holds every literal e's last parse stored.
+func putExpr(e *Expr) {
+	if cap(e.prog) > maxPooled || cap(e.lits) > maxPooled {
+		return
+	}
+	clear(e.lits)
+	*e = Expr{prog: e.prog[:0], lits: e.lits[:0]}
+	exprPool.Put(e)
+}
+
+// maxPooled bounds the capacity of the buffers the pools keep: four times
+// what the default limits need.
+const maxPooled = 4 * 4096
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
@@ -402,6 +449,13 @@ func literal(s string) Rat {
 		z.num.SetString(s, 10)
 		return z
 	}
+	if len(s) <= 38 { // below 10^38 < 2^128: stored inline
+		v := u128{0, decimalChunk(s[:19])}
+		v, _ = mul128(v, u128{0, pow10u64[len(s)-19]})
+		v, _ = add128(v, u128{0, decimalChunk(s[19:])})
+		setU128(&z.num, v, false)
+		return z
+	}
 	// math/big's SetString reads byte by byte through an io.ByteScanner;
 	// folding in 19 digits at a time is several times faster.
 	words := make([]big.Word, 0, len(s)/19+1)
@@ -458,43 +512,77 @@ func (e *Expr) eval() (Rat, *ZeroDivision, *Error) {
 		return Rat{}, nil, nil
 	}
 	var buf [16]Rat
-	stack := buf[:0]
+	var obuf [16]bool
+	stack, owned := buf[:0], obuf[:0]
 	if e.maxStack > len(buf) {
 		stack = make([]Rat, 0, e.maxStack)
+		owned = make([]bool, 0, e.maxStack)
 	}
+	// owned[i] reports that the heap storage of stack[i], if any, belongs to
+	// this evaluation alone: a result can then be computed into it once it is
+	// dead. A literal's storage belongs to e, which may be evaluated again.
+	// The scratch is taken from the pool when first needed.
+	var s *scratch
 	for _, in := range e.prog {
 		switch in.op {
 		case opLit:
-			stack = append(stack, e.lits[in.arg])
+			v := e.lits[in.arg]
+			stack = append(stack, v)
+			owned = append(owned, v.inline())
 			continue
 		case opNeg:
-			top := &stack[len(stack)-1]
-			*top = top.Neg()
+			i := len(stack) - 1
+			if top := &stack[i]; top.Sign() != 0 {
+				if owned[i] {
+					top.num.Neg(&top.num)
+				} else {
+					*top = top.Neg()
+					owned[i] = true
+				}
+			}
 			continue
 		}
-		y := &stack[len(stack)-1]
-		x := &stack[len(stack)-2]
-		var z Rat
-		switch in.op {
-		case opAdd:
-			z = add(x, y, false)
-		case opSub:
-			z = add(x, y, true)
-		case opMul:
-			z = mul(x, y, false)
-		case opQuo:
-			if y.Sign() == 0 {
-				return Rat{}, &ZeroDivision{Position: int(in.pos), DivisorText: e.src[in.arg:in.end]}, nil
-			}
-			z = mul(x, y, true)
+		i := len(stack) - 2
+		x, y := &stack[i], &stack[i+1]
+		if in.op == opQuo && y.Sign() == 0 {
+			s.release()
+			return Rat{}, &ZeroDivision{Position: int(in.pos), DivisorText: e.src[in.arg:in.end]}, nil
 		}
-		if ratOver(&z, e.maxDigits) {
+		var z Rat
+		var ok bool
+		switch in.op {
+		case opAdd, opSub:
+			z, ok = addFast(x, y, in.op == opSub)
+		default:
+			z, ok = mulFast(x, y, in.op == opQuo)
+		}
+		if ok {
+			*x = z
+		} else {
+			if s == nil {
+				s = scratchPool.Get().(*scratch)
+			}
+			dst := x
+			if !owned[i] {
+				dst = &z // the zero Rat
+			}
+			switch in.op {
+			case opAdd, opSub:
+				addBig(dst, x, y, in.op == opSub, s)
+			default:
+				mulBig(dst, x, y, in.op == opQuo, s)
+			}
+			*x = *dst
+		}
+		owned[i] = true
+		if ratOver(x, e.maxDigits) {
+			s.release()
 			return Rat{}, nil, errs.LimitAt(pathExpression, int(in.pos), limitDigits,
 				"intermediate value with more than "+strconv.Itoa(e.maxDigits)+" digits")
 		}
-		stack = stack[:len(stack)-1]
-		stack[len(stack)-1] = z
+		stack, owned = stack[:i+1], owned[:i+1]
 	}
+	s.release()
 	return stack[0], nil, nil
 }
 

@@ -229,14 +229,69 @@ func gcd64(a, b uint64) uint64 {
 	return a << shift
 }
 
-// gcd sets z to gcd(a, b) for a, b >= 0. apd delegates GCD to math/big, which
-// allocates, so values that fit a uint64 take the binary GCD instead.
+// gcd sets z to gcd(|a|, |b|). apd delegates GCD to math/big, which
+// allocates whatever the size, so values below 2^128, and a large value
+// against one below 2^64 (a remainder by one word, then the binary GCD), are
+// done here.
 func gcd(z, a, b *apd.BigInt) {
-	if a.IsUint64() && b.IsUint64() {
-		z.SetUint64(gcd64(a.Uint64(), b.Uint64()))
+	if av, _, ok := parts128(a); ok {
+		if bv, _, ok := parts128(b); ok {
+			setU128(z, gcd128(av, bv), false)
+			return
+		}
+		if av.hi == 0 && av.lo != 0 {
+			z.SetUint64(gcd64(modWord(b, av.lo), av.lo))
+			return
+		}
+	} else if bv, _, ok := parts128(b); ok && bv.hi == 0 && bv.lo != 0 {
+		z.SetUint64(gcd64(modWord(a, bv.lo), bv.lo))
 		return
 	}
 	z.GCD(nil, nil, a, b)
+}
+
+// modWord returns |a| mod m for m > 0, on 64-bit words.
+func modWord(a *apd.BigInt, m uint64) uint64 {
+	w := a.Bits()
+	var r uint64
+	for i := len(w) - 1; i >= 0; i-- {
+		_, r = bits.Div64(r, uint64(w[i]), m)
+	}
+	return r
+}
+
+// scratch holds the temporaries of the big-number paths of add and mul. An
+// evaluation reuses one scratch for all its operations, so that their heap
+// storage grows once. No value in a scratch is ever part of a Rat outside it:
+// results are swapped out of n and d into a destination whose previous
+// storage is dead, and that storage is what the scratch keeps.
+type scratch struct {
+	g, g2, p, q, r, s, n, d apd.BigInt
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// isOne reports whether b is 1.
+func isOne(b *apd.BigInt) bool {
+	v, neg, ok := parts(b)
+	return ok && !neg && v == 1
+}
+
+// quoExact sets z to x/y, using s.r for the remainder (math/big's Quo
+// allocates one for divisors of more than one word).
+func quoExact(z, x, y *apd.BigInt, s *scratch) {
+	z.QuoRem(x, y, &s.r)
+}
+
+// finish moves the result s.n/s.d, with s.d > 0, into z, whose previous
+// storage is dead and goes to s.
+func finish(z *Rat, s *scratch) {
+	z.num, s.n = s.n, z.num
+	if isOne(&s.d) {
+		z.den = apd.BigInt{}
+		return
+	}
+	z.den, s.d = s.d, z.den
 }
 
 // add returns x + y, or x - y when sub is set. With both operands reduced, the
@@ -244,48 +299,68 @@ func gcd(z, a, b *apd.BigInt) {
 // t = nx*(dy/g) + ny*(dx/g), the result is (t/g2) / ((dx/g)*(dy/g2)) with
 // g2 = gcd(t, g); the GCDs run on the operands' size, not the product's.
 func add(x, y *Rat, sub bool) Rat {
+	if z, ok := addFast(x, y, sub); ok {
+		return z
+	}
+	var z Rat
+	var s scratch
+	addBig(&z, x, y, sub, &s)
+	return z
+}
+
+// addFast is add for operands whose parts are below 2^64, then 2^128; ok is
+// false when they or the result do not fit.
+func addFast(x, y *Rat, sub bool) (Rat, bool) {
 	if nx, negx, dx, ok := x.small(); ok {
 		if ny, negy, dy, ok := y.small(); ok {
 			if sub && ny != 0 {
 				negy = !negy
 			}
 			if z, ok := addSmall(nx, negx, dx, ny, negy, dy); ok {
-				return z
+				return z, true
 			}
 		}
 	}
+	return add128Rat(x, y, sub)
+}
+
+// addBig sets z to x + y, or x - y when sub is set, using s for
+// temporaries. z may be x (not y); z's heap storage, if any, must be used by
+// nothing else, as it is overwritten or handed to s.
+func addBig(z, x, y *Rat, sub bool, s *scratch) {
 	dx, dy := x.denom(), y.denom()
-	var g, dxg, dyg, a, b, t apd.BigInt
-	gcd(&g, dx, dy)
-	dxg.Quo(dx, &g)
-	dyg.Quo(dy, &g)
-	a.Mul(&x.num, &dyg)
-	b.Mul(&y.num, &dxg)
+	gcd(&s.g, dx, dy)
+	gOne := isOne(&s.g)
+	dxg, dyg := dx, dy
+	if !gOne {
+		quoExact(&s.p, dx, &s.g, s)
+		quoExact(&s.q, dy, &s.g, s)
+		dxg, dyg = &s.p, &s.q
+	}
+	// t = nx*dyg ± ny*dxg, in s.n.
+	s.d.Mul(&x.num, dyg)
+	s.s.Mul(&y.num, dxg)
 	if sub {
-		t.Sub(&a, &b)
+		s.n.Sub(&s.d, &s.s)
 	} else {
-		t.Add(&a, &b)
+		s.n.Add(&s.d, &s.s)
 	}
-	var z Rat
-	if t.Sign() == 0 {
-		return z
+	if s.n.Sign() == 0 {
+		*z = Rat{}
+		return
 	}
-	var at, g2 apd.BigInt
-	at.Abs(&t)
-	gcd(&g2, &at, &g)
-	if g2.Cmp(bigOne) == 0 {
-		z.num.Set(&t)
-		z.den.Mul(&dxg, dy)
+	if !gOne {
+		gcd(&s.g2, &s.n, &s.g)
+	}
+	if gOne || isOne(&s.g2) {
+		s.d.Mul(dxg, dy)
 	} else {
-		var dyg2 apd.BigInt
-		z.num.Quo(&t, &g2)
-		dyg2.Quo(dy, &g2)
-		z.den.Mul(&dxg, &dyg2)
+		quoExact(&s.s, &s.n, &s.g2, s)
+		s.n, s.s = s.s, s.n
+		quoExact(&s.q, dy, &s.g2, s)
+		s.d.Mul(dxg, &s.q)
 	}
-	if z.den.Cmp(bigOne) == 0 {
-		z.den = apd.BigInt{}
-	}
-	return z
+	finish(z, s)
 }
 
 func addSmall(nx uint64, negx bool, dx uint64, ny uint64, negy bool, dy uint64) (Rat, bool) {
@@ -326,8 +401,20 @@ func addSmall(nx uint64, negx bool, dx uint64, ny uint64, negy bool, dy uint64) 
 // cross-cancelled form (nx/g1)*(ny/g2) / ((dx/g2)*(dy/g1)), g1 = gcd(nx, dy),
 // g2 = gcd(ny, dx), is already reduced, and its GCDs run on the operands.
 func mul(x, y *Rat, quo bool) Rat {
+	if z, ok := mulFast(x, y, quo); ok {
+		return z
+	}
+	var z Rat
+	var s scratch
+	mulBig(&z, x, y, quo, &s)
+	return z
+}
+
+// mulFast is mul for a zero operand and for operands whose parts are below
+// 2^64, then 2^128; ok is false when they or the result do not fit.
+func mulFast(x, y *Rat, quo bool) (Rat, bool) {
 	if x.Sign() == 0 || y.Sign() == 0 {
-		return Rat{}
+		return Rat{}, true
 	}
 	if nx, negx, dx, ok := x.small(); ok {
 		if ny, negy, dy, ok := y.small(); ok {
@@ -338,49 +425,42 @@ func mul(x, y *Rat, quo bool) Rat {
 			hn, n := bits.Mul64(nx/g1, ny/g2)
 			hd, d := bits.Mul64(dx/g2, dy/g1)
 			if hn|hd == 0 {
-				return smallRat(n, negx != negy, d)
+				return smallRat(n, negx != negy, d), true
 			}
 		}
 	}
-	// Work on absolute values; the sign is applied last.
-	var nx, ny, dx, dy apd.BigInt
-	nx.Abs(&x.num)
-	dx.Set(x.denom())
-	if quo {
-		ny.Set(y.denom())
-		dy.Abs(&y.num)
-	} else {
-		ny.Abs(&y.num)
-		dy.Set(y.denom())
-	}
-	neg := (x.Sign() < 0) != (y.Sign() < 0)
-	var g1, g2 apd.BigInt
-	gcd(&g1, &nx, &dy)
-	gcd(&g2, &ny, &dx)
-	var a, b, c, d apd.BigInt
-	quoIf(&a, &nx, &g1)
-	quoIf(&b, &ny, &g2)
-	quoIf(&c, &dx, &g2)
-	quoIf(&d, &dy, &g1)
-	var z Rat
-	z.num.Mul(&a, &b)
-	z.den.Mul(&c, &d)
-	if neg {
-		z.num.Neg(&z.num)
-	}
-	if z.den.Cmp(bigOne) == 0 {
-		z.den = apd.BigInt{}
-	}
-	return z
+	return mul128Rat(x, y, quo)
 }
 
-// quoIf sets z to x/g, skipping the division when g is 1.
-func quoIf(z, x, g *apd.BigInt) {
-	if g.Cmp(bigOne) == 0 {
-		z.Set(x)
-	} else {
-		z.Quo(x, g)
+// mulBig sets z to x * y, or x / y when quo is set, for x and y not 0, using
+// s for temporaries. z may be x (not y); z's heap storage, if any, must be
+// used by nothing else, as it is overwritten or handed to s.
+func mulBig(z, x, y *Rat, quo bool, s *scratch) {
+	nx, dx := &x.num, x.denom()
+	ny, dy := &y.num, y.denom()
+	if quo {
+		ny, dy = dy, ny
 	}
+	gcd(&s.g, nx, dy)
+	gcd(&s.g2, ny, dx)
+	a, b, c, d := nx, ny, dx, dy
+	if !isOne(&s.g) {
+		quoExact(&s.p, nx, &s.g, s)
+		quoExact(&s.q, dy, &s.g, s)
+		a, d = &s.p, &s.q
+	}
+	if !isOne(&s.g2) {
+		quoExact(&s.s, ny, &s.g2, s)
+		quoExact(&s.g, dx, &s.g2, s) // s.g is no longer needed
+		b, c = &s.s, &s.g
+	}
+	s.n.Mul(a, b)
+	s.d.Mul(c, d)
+	if s.d.Sign() < 0 { // dividing by a negative number
+		s.n.Neg(&s.n)
+		s.d.Neg(&s.d)
+	}
+	finish(z, s)
 }
 
 // log2(10) lies strictly between these two fractions; they let most digit
@@ -429,4 +509,20 @@ func pow10(n int) *apd.BigInt {
 // ratOver reports whether x's numerator or denominator has more than n digits.
 func ratOver(x *Rat, n int) bool {
 	return overDigits(&x.num, n) || overDigits(x.denom(), n)
+}
+
+// inline reports whether x has no heap storage, which copies of x would
+// share. (A value below 2^128 may still have some: apd keeps the heap
+// storage a value once needed.)
+func (x *Rat) inline() bool {
+	return x.num.Size() == inlineSize && x.den.Size() == inlineSize
+}
+
+var inlineSize = new(apd.BigInt).Size()
+
+// release returns s, if not nil, to the pool.
+func (s *scratch) release() {
+	if s != nil {
+		scratchPool.Put(s)
+	}
 }

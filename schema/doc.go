@@ -15,7 +15,7 @@
 //
 // encoding/json alone accepts members that differ in case, duplicate
 // members, invalid UTF-8 and lone surrogates, silently. Execute refuses each
-// of them, reading the document once:
+// of them, parsing the document once:
 //
 //  1. any violation of the RFC 8259 grammar (empty input, trailing data, a
 //     byte order mark, control characters in strings, bad escapes, NaN, 01,
