@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/claimcheck/claimcheck/internal/errs"
 )
 
@@ -313,12 +315,21 @@ func (l Limits) parseClaim(s string) (Rat, bool, *Error) {
 		// Without leading zeros, an integer is canonical unless it is "-0".
 		return n, !(numStart > 0 && n.Sign() == 0), nil
 	}
+	// Digits without leading zeros are the canonical form of their value, so
+	// a fraction is canonical when it is reduced and its denominator is not
+	// 1 (a reduced 0/d has d = 1). Reduced, n and d are the value as they
+	// are.
 	d := literal(s[denStart:])
-	v := mul(&n, &d, true)
-	// A fraction is canonical when its denominator is not 1 and is already
-	// the reduced one (so that it also is not 0/d): digits without leading
-	// zeros are the canonical form of their value.
-	return v, !isOne(&d.num) && v.denom().Cmp(&d.num) == 0, nil
+	var g apd.BigInt
+	gcd(&g, &n.num, &d.num)
+	if !isOne(&g) {
+		return mul(&n, &d, true), false, nil
+	}
+	if isOne(&d.num) {
+		return n, false, nil
+	}
+	n.den = d.num
+	return n, true, nil
 }
 
 func badClaim() *Error {
