@@ -31,8 +31,8 @@ type Input struct {
 }
 
 // Limits bounds the work a check may do. A zero (or negative) field stands for
-// the descriptor's value, the one in [DefaultLimits]; MaxExpressionBytes is
-// capped at 2^31-2.
+// the descriptor's value (4096, 1024, 64, 500); MaxExpressionBytes is capped
+// at 2^31-2 and MaxDepth at 4096, which bounds the parser's recursion.
 type Limits struct {
 	// MaxExpressionBytes bounds the expression's length in UTF-8 bytes.
 	MaxExpressionBytes int
@@ -46,8 +46,12 @@ type Limits struct {
 	MaxValueDigits int
 }
 
-// DefaultLimits are the descriptor's limits, the ones the JSON tools use.
+// DefaultLimits are the descriptor's limits, used by the package-level
+// functions. The JSON tools (package schema) take theirs from the descriptor.
 var DefaultLimits = Limits{MaxExpressionBytes: 4096, MaxTokens: 1024, MaxDepth: 64, MaxValueDigits: 500}
+
+// maxDepthCap is the largest MaxDepth honoured.
+const maxDepthCap = 1 << 12
 
 func (l Limits) norm() Limits {
 	if l.MaxExpressionBytes <= 0 {
@@ -61,6 +65,9 @@ func (l Limits) norm() Limits {
 	if l.MaxDepth <= 0 {
 		l.MaxDepth = 64
 	}
+	// The parser recurses once per open parenthesis: keep that far from
+	// the goroutine stack limit whatever the caller asks for.
+	l.MaxDepth = min(l.MaxDepth, maxDepthCap)
 	if l.MaxValueDigits <= 0 {
 		l.MaxValueDigits = 500
 	}
@@ -441,32 +448,40 @@ func (r Result) AppendJSON(dst []byte) []byte {
 	if d := r.FirstDiscrepancy; d == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = append(dst, `{"field":`...)
-		dst = errs.AppendString(dst, string(d.Field))
-		dst = append(dst, `,"claimed_value":`...)
-		dst = errs.AppendString(dst, d.ClaimedValue)
-		dst = append(dst, `,"canonical_claim":`...)
-		dst = appendRat(dst, &d.CanonicalClaim)
-		dst = append(dst, `,"actual_value":`...)
-		dst = appendRat(dst, d.ActualValue)
-		dst = append(dst, `,"difference":`...)
-		dst = appendRat(dst, d.Difference)
-		dst = append(dst, `,"position":`...)
-		if d.Position < 0 {
-			dst = append(dst, "null"...)
-		} else {
-			dst = strconv.AppendInt(dst, int64(d.Position), 10)
-		}
-		dst = append(dst, `,"divisor_text":`...)
-		if d.DivisorText == "" {
-			dst = append(dst, "null"...)
-		} else {
-			dst = errs.AppendString(dst, d.DivisorText)
-		}
-		dst = append(dst, '}')
+		dst = d.appendJSON(dst)
 	}
 	dst = append(dst, `,"reference_version":`...)
 	dst = errs.AppendString(dst, r.ReferenceVersion)
+	return append(dst, '}')
+}
+
+// MarshalJSON returns the first_discrepancy object of the output document,
+// members in the output schema's order, nulls written as null.
+func (d Discrepancy) MarshalJSON() ([]byte, error) { return d.appendJSON(nil), nil }
+
+func (d *Discrepancy) appendJSON(dst []byte) []byte {
+	dst = append(dst, `{"field":`...)
+	dst = errs.AppendString(dst, string(d.Field))
+	dst = append(dst, `,"claimed_value":`...)
+	dst = errs.AppendString(dst, d.ClaimedValue)
+	dst = append(dst, `,"canonical_claim":`...)
+	dst = appendRat(dst, &d.CanonicalClaim)
+	dst = append(dst, `,"actual_value":`...)
+	dst = appendRat(dst, d.ActualValue)
+	dst = append(dst, `,"difference":`...)
+	dst = appendRat(dst, d.Difference)
+	dst = append(dst, `,"position":`...)
+	if d.Position < 0 {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strconv.AppendInt(dst, int64(d.Position), 10)
+	}
+	dst = append(dst, `,"divisor_text":`...)
+	if d.DivisorText == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = errs.AppendString(dst, d.DivisorText)
+	}
 	return append(dst, '}')
 }
 

@@ -592,24 +592,58 @@ func (e *Expr) String() string {
 	if len(e.prog) == 0 {
 		return ""
 	}
-	stack := make([]string, 0, e.maxStack)
-	for _, in := range e.prog {
+	// Rebuild the tree from the post-order program, then write it in order
+	// with an explicit stack, into one builder: linear in the output, with
+	// no recursion and no string rebuilt per node.
+	type node struct{ in, left, right int32 }
+	nodes := make([]node, len(e.prog))
+	stack := make([]int32, 0, e.maxStack)
+	for i, in := range e.prog {
+		n := node{in: int32(i), left: -1, right: -1}
 		switch in.op {
 		case opLit:
-			stack = append(stack, e.lits[in.arg].String())
 		case opNeg:
-			stack[len(stack)-1] = "(-" + stack[len(stack)-1] + ")"
-		default:
-			y := stack[len(stack)-1]
+			n.left = stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			var b strings.Builder
-			b.WriteString("(")
-			b.WriteString(stack[len(stack)-1])
-			b.WriteString([...]string{opAdd: " + ", opSub: " - ", opMul: " * ", opQuo: " / "}[in.op])
-			b.WriteString(y)
+		default:
+			n.left, n.right = stack[len(stack)-2], stack[len(stack)-1]
+			stack = stack[:len(stack)-2]
+		}
+		nodes[i] = n
+		stack = append(stack, int32(i))
+	}
+	ops := [...]string{opAdd: " + ", opSub: " - ", opMul: " * ", opQuo: " / "}
+	var b strings.Builder
+	// Each frame is a node and how many of its parts have been written.
+	type frame struct {
+		node int32
+		step uint8
+	}
+	todo := []frame{{node: stack[0]}}
+	for len(todo) > 0 {
+		f := &todo[len(todo)-1]
+		n := nodes[f.node]
+		in := e.prog[n.in]
+		switch {
+		case in.op == opLit:
+			b.WriteString(e.lits[in.arg].String())
+			todo = todo[:len(todo)-1]
+		case f.step == 0:
+			f.step = 1
+			if in.op == opNeg {
+				b.WriteString("(-")
+			} else {
+				b.WriteString("(")
+			}
+			todo = append(todo, frame{node: n.left})
+		case f.step == 1 && in.op != opNeg:
+			f.step = 2
+			b.WriteString(ops[in.op])
+			todo = append(todo, frame{node: n.right})
+		default:
 			b.WriteString(")")
-			stack[len(stack)-1] = b.String()
+			todo = todo[:len(todo)-1]
 		}
 	}
-	return stack[0]
+	return b.String()
 }

@@ -14,7 +14,8 @@ import (
 // A Rat is an immutable value: every operation returns a new Rat and leaves
 // its operands unchanged, so Rats may be copied and shared between goroutines
 // freely. Small values (numerator and denominator below 2^128) are stored
-// inline and computed without allocation.
+// inline; arithmetic on them runs on 64- and 128-bit words and allocates
+// only for a result that outgrows 128 bits.
 type Rat struct {
 	// num and den are never modified after the Rat is built: a copied
 	// apd.BigInt shares its heap storage with the original.

@@ -44,23 +44,28 @@ func (t *Tool) Execute(input []byte) ([]byte, error) {
 	src := string(input) // one copy: every span and key below is a substring of it
 	switch t.ID {
 	case MultisetEquality:
-		return executeEquality(src)
+		return t.executeEquality(src)
 	case MultisetDifference:
-		return executeDifference(src)
+		return t.executeDifference(src)
 	case RationalExpression:
-		return executeRational(src)
+		return t.executeRational(src)
 	}
 	return nil, &errs.Error{Code: errs.UnknownTool, Position: errs.NoPosition, Message: "no tool " + t.ID}
 }
 
-// limits are the multiset descriptors' (the JSON tools always use them).
-var limits = bag.Limits{MaxItems: 10000, MaxDistinct: 10000}
+// bagLimits are a multiset tool's limits, from its descriptor: the JSON
+// tools always use the descriptors' limits.
+func (t *Tool) bagLimits() bag.Limits {
+	return bag.Limits{MaxItems: t.Limit("max_items"), MaxDistinct: t.Limit("max_distinct")}
+}
 
 // parse checks the grammar and records the root (depth 0), its members (1),
 // their elements or members (2) and theirs (3): deep enough for every tool.
 // Array elements are recorded compactly for the multiset tools (arrays).
-func parse(src string, arrays bool) (*jsontext.Doc, error) {
-	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: limits.MaxItems, ArrayElems: arrays})
+// At most maxChildren elements or members of a container are recorded: an
+// array longer than that is over its limit whatever its elements are.
+func parse(src string, maxChildren int, arrays bool) (*jsontext.Doc, error) {
+	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: maxChildren, ArrayElems: arrays})
 	if err != nil {
 		return nil, errs.Invalid("", err.Error())
 	}
@@ -180,8 +185,9 @@ var (
 	rationalNames   = []string{"expression", "claimed_value", "require_canonical"}
 )
 
-func executeEquality(text string) ([]byte, error) {
-	doc, err := parse(text, true)
+func (t *Tool) executeEquality(text string) ([]byte, error) {
+	lim := t.bagLimits()
+	doc, err := parse(text, lim.MaxItems, true)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +201,7 @@ func executeEquality(text string) ([]byte, error) {
 		}
 	}
 	src, claim := array(doc, m[0], "/source"), array(doc, m[1], "/claim")
-	mm, err := bag.Equality(limits, &src, &claim)
+	mm, err := bag.Equality(lim, &src, &claim)
 	if err != nil {
 		return nil, err
 	}
@@ -207,8 +213,9 @@ func executeEquality(text string) ([]byte, error) {
 	return res.AppendJSON(make([]byte, 0, 192)), nil
 }
 
-func executeDifference(src string) ([]byte, error) {
-	doc, err := parse(src, true)
+func (t *Tool) executeDifference(src string) ([]byte, error) {
+	lim := t.bagLimits()
+	doc, err := parse(src, lim.MaxItems, true)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +243,7 @@ func executeDifference(src string) ([]byte, error) {
 	for k := range nodes {
 		arrays[k] = array(doc, nodes[k], paths[k])
 	}
-	mm, err := bag.Difference(limits, &arrays)
+	mm, err := bag.Difference(lim, &arrays)
 	if err != nil {
 		return nil, err
 	}

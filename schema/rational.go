@@ -6,8 +6,14 @@ import (
 	"github.com/claimcheck/claimcheck/rational"
 )
 
-func executeRational(src string) ([]byte, error) {
-	doc, err := parse(src, false)
+func (t *Tool) executeRational(src string) ([]byte, error) {
+	lim := rational.Limits{
+		MaxExpressionBytes: t.Limit("max_expression_bytes"),
+		MaxTokens:          t.Limit("max_tokens"),
+		MaxDepth:           t.Limit("max_depth"),
+		MaxValueDigits:     t.Limit("max_value_digits"),
+	}
+	doc, err := parse(src, len(rationalNames)+1, false)
 	if err != nil {
 		return nil, err
 	}
@@ -37,18 +43,18 @@ func executeRational(src string) ([]byte, error) {
 		canonTypeErr = errs.Invalid("/require_canonical", "require_canonical must be a boolean, not "+kindName(canonNode.Kind))
 	}
 	if claimTypeErr != nil || canonTypeErr != nil {
-		if err := rational.ValidateExpression(in.Expression); err != nil {
+		if err := lim.ValidateExpression(in.Expression); err != nil {
 			return nil, err
 		}
 		if claimTypeErr != nil {
 			return nil, claimTypeErr
 		}
-		if _, err := rational.ParseClaim(in.ClaimedValue); err != nil {
+		if _, err := lim.ParseClaim(in.ClaimedValue); err != nil {
 			return nil, err
 		}
 		return nil, canonTypeErr
 	}
-	res, err := rational.CheckRational(in)
+	res, err := lim.CheckRational(in)
 	if err != nil {
 		return nil, err
 	}

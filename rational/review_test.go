@@ -1,0 +1,90 @@
+package rational_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/claimcheck/claimcheck/rational"
+	"pgregory.net/rapid"
+)
+
+// TestStringIsAFixedPoint: Expr.String prints a fully parenthesised
+// expression that parses back to an Expr with the same String and value.
+func TestStringIsAFixedPoint(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		n := rapid.IntRange(1, 30).Draw(t, "terms")
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString(rapid.SampledFrom([]string{" + ", " - ", " * ", " / ", "\u2212", "\u00d7"}).Draw(t, "op"))
+			}
+			if rapid.Bool().Draw(t, "neg") {
+				b.WriteString("-")
+			}
+			if rapid.Bool().Draw(t, "paren") {
+				b.WriteString("(" + rapid.StringMatching(`[1-9][0-9]{0,3}`).Draw(t, "a") + " - 1)")
+			} else {
+				b.WriteString(rapid.StringMatching(`[1-9][0-9]{0,3}`).Draw(t, "lit"))
+			}
+		}
+		e, err := rational.Parse(b.String())
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", b.String(), err)
+		}
+		s := e.String()
+		e2, err := rational.Parse(s)
+		if err != nil {
+			t.Fatalf("Parse(String() = %q): %v", s, err)
+		}
+		if s2 := e2.String(); s2 != s {
+			t.Fatalf("String not a fixed point:\n%s\n%s", s, s2)
+		}
+		v1, z1, err1 := e.Eval()
+		v2, z2, err2 := e2.Eval()
+		if (z1 == nil) != (z2 == nil) || (err1 == nil) != (err2 == nil) || z1 == nil && err1 == nil && !v1.Equal(v2) {
+			t.Fatalf("%q = %v %v %v, but %q = %v %v %v", b.String(), v1, z1, err1, s, v2, z2, err2)
+		}
+	})
+}
+
+// TestMaxDepthIsCapped: a caller's MaxDepth above 4096 is held at 4096, so
+// deep nesting is a limit error, never a stack overflow.
+func TestMaxDepthIsCapped(t *testing.T) {
+	lim := rational.Limits{MaxExpressionBytes: 1 << 24, MaxTokens: 1 << 22, MaxDepth: 1 << 30}
+	expr := strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000)
+	_, err := lim.Parse(expr)
+	var e *rational.Error
+	if !errors.As(err, &e) || e.Limit != "max_depth" || e.Position != 4096 {
+		t.Fatalf("Parse(100000 parentheses) = %v, want max_depth at 4096", err)
+	}
+	if _, err := lim.Parse(strings.Repeat("(", 4096) + "1" + strings.Repeat(")", 4096)); err != nil {
+		t.Fatalf("depth 4096: %v", err)
+	}
+}
+
+// TestDiscrepancyMarshalsToWireForm: json.Marshal of a Discrepancy is the
+// first_discrepancy member of the output document.
+func TestDiscrepancyMarshalsToWireForm(t *testing.T) {
+	for _, in := range []rational.Input{
+		{Expression: "1/3 - 1/2", ClaimedValue: "1/6"},
+		{Expression: "1/(2-2) + 1", ClaimedValue: "1"},
+		{Expression: "1/2", ClaimedValue: "2/4", RequireCanonical: true},
+	} {
+		res, err := rational.CheckRational(in)
+		if err != nil || res.FirstDiscrepancy == nil {
+			t.Fatalf("%+v: %v, %v", in, res, err)
+		}
+		var doc struct {
+			FirstDiscrepancy json.RawMessage `json:"first_discrepancy"`
+		}
+		if err := json.Unmarshal(res.AppendJSON(nil), &doc); err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(res.FirstDiscrepancy)
+		if err != nil || string(got) != string(doc.FirstDiscrepancy) {
+			t.Errorf("%+v: json.Marshal(discrepancy) = %s, want %s", in, got, doc.FirstDiscrepancy)
+		}
+	}
+}
