@@ -1,8 +1,6 @@
 package multiset
 
 import (
-	"errors"
-
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
 	"github.com/claimcheck/claimcheck/internal/errs"
@@ -113,9 +111,9 @@ func (r DifferenceResult) Err() error {
 	case r.Valid:
 		return nil
 	case r.Discrepancy == nil:
-		return errNoVerdict
+		return &mismatch{"no verdict: the check returned an error"}
 	}
-	return errors.New(r.Discrepancy.String())
+	return &mismatch{r.Discrepancy.String()}
 }
 
 // String returns "valid", or the message of r.Err().
@@ -127,7 +125,7 @@ func (r DifferenceResult) String() string {
 }
 
 // String describes the mismatch in one line.
-func (d *DifferenceDiscrepancy) String() string {
+func (d DifferenceDiscrepancy) String() string {
 	list, idx := "claim", d.Path
 	if i := lastSlash(d.Path); i > 0 {
 		list, idx = "claim."+d.Path[1:i], d.Path[i+1:]
@@ -170,7 +168,7 @@ func (r DifferenceResult) AppendJSON(dst []byte) []byte {
 // MarshalJSON returns {"path":...,"expected":E,"actual":A}.
 func (d DifferenceDiscrepancy) MarshalJSON() ([]byte, error) { return d.appendJSON(nil), nil }
 
-func (d *DifferenceDiscrepancy) appendJSON(dst []byte) []byte {
+func (d DifferenceDiscrepancy) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"path":`...)
 	dst = errs.AppendString(dst, d.Path)
 	dst = append(dst, `,"expected":`...)

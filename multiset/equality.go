@@ -1,8 +1,6 @@
 package multiset
 
 import (
-	"errors"
-
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
 	"github.com/claimcheck/claimcheck/internal/errs"
@@ -91,9 +89,9 @@ func (r EqualityResult) Err() error {
 	case r.Valid:
 		return nil
 	case r.Discrepancy == nil:
-		return errNoVerdict
+		return &mismatch{"no verdict: the check returned an error"}
 	}
-	return errors.New(r.Discrepancy.String())
+	return &mismatch{r.Discrepancy.String()}
 }
 
 // String returns "valid", or the message of r.Err().
@@ -105,7 +103,7 @@ func (r EqualityResult) String() string {
 }
 
 // String describes the mismatch in one line.
-func (d *EqualityDiscrepancy) String() string {
+func (d EqualityDiscrepancy) String() string {
 	src := "none"
 	if d.Expected > 0 {
 		src = itoa(d.Expected)
@@ -137,7 +135,7 @@ func (r EqualityResult) AppendJSON(dst []byte) []byte {
 // MarshalJSON returns {"path":...,"expected":"S","actual":"C"}.
 func (d EqualityDiscrepancy) MarshalJSON() ([]byte, error) { return d.appendJSON(nil), nil }
 
-func (d *EqualityDiscrepancy) appendJSON(dst []byte) []byte {
+func (d EqualityDiscrepancy) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"path":`...)
 	dst = errs.AppendString(dst, d.Path)
 	dst = append(dst, `,"expected":"`...)

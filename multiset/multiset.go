@@ -50,9 +50,17 @@ type Reason string
 // ClaimMismatch is the one reason of both multiset tools.
 const ClaimMismatch Reason = "claim_mismatch"
 
-// errNoVerdict is the Err of a zero result: a check that returned an error
-// reached no verdict, and grading code must not read that as a pass.
-var errNoVerdict = errors.New("multiset: no verdict: the check returned an error")
+// ErrRejected is the error every non-nil Err of a result wraps:
+// errors.Is(res.Err(), ErrRejected) reports that the claim does not hold.
+// The zero result (what a check returns with an error) is not a pass: its
+// Err wraps ErrRejected too.
+var ErrRejected = errors.New("multiset: claim rejected")
+
+// mismatch is a result's Err: its message reads as a test failure.
+type mismatch struct{ msg string }
+
+func (e *mismatch) Error() string { return e.msg }
+func (e *mismatch) Unwrap() error { return ErrRejected }
 
 func itoa(n int) string { return strconv.Itoa(n) }
 

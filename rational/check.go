@@ -352,6 +352,14 @@ type rejection struct{ msg string }
 func (e *rejection) Error() string { return e.msg }
 func (e *rejection) Unwrap() error { return ErrRejected }
 
+// String returns "valid", or the message of r.Err().
+func (r Result) String() string {
+	if err := r.Err(); err != nil {
+		return err.Error()
+	}
+	return "valid"
+}
+
 // Err returns nil when r is valid, otherwise an error wrapping [ErrRejected]
 // whose one-line message says what is wrong, in the manner of a test failure:
 //

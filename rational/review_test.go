@@ -88,3 +88,15 @@ func TestDiscrepancyMarshalsToWireForm(t *testing.T) {
 		}
 	}
 }
+
+// TestResultString: "valid" for a valid result, else the Err message.
+func TestResultString(t *testing.T) {
+	ok, _ := rational.CheckRational(rational.Input{Expression: "1/2 + 1/2", ClaimedValue: "1"})
+	bad, _ := rational.CheckRational(rational.Input{Expression: "1/2 + 1/2", ClaimedValue: "2"})
+	if ok.String() != "valid" {
+		t.Errorf("valid result: String() = %q", ok.String())
+	}
+	if bad.String() != bad.Err().Error() || !errors.Is(bad.Err(), rational.ErrRejected) {
+		t.Errorf("mismatch: String() = %q, Err() = %v", bad.String(), bad.Err())
+	}
+}

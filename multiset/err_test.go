@@ -1,0 +1,34 @@
+package multiset_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/claimcheck/claimcheck/multiset"
+)
+
+// TestErrWrapsErrRejected: every non-nil Err of a result, including the zero
+// result returned beside an error, wraps ErrRejected; a valid result's is nil.
+func TestErrWrapsErrRejected(t *testing.T) {
+	eq, _ := multiset.CheckEquality(multiset.EqualityInput{Source: []any{1, 1}, Claim: []any{1}})
+	diff, _ := multiset.CheckDifference(multiset.DifferenceInput{Left: []any{1}})
+	ok, _ := multiset.CheckEquality(multiset.EqualityInput{})
+	for _, tc := range []struct {
+		err    error
+		want   bool
+		reason string
+	}{
+		{eq.Err(), true, "an equality mismatch"},
+		{diff.Err(), true, "a difference mismatch"},
+		{multiset.EqualityResult{}.Err(), true, "the zero equality result is no pass"},
+		{multiset.DifferenceResult{}.Err(), true, "the zero difference result is no pass"},
+		{ok.Err(), false, "a valid claim"},
+	} {
+		if got := errors.Is(tc.err, multiset.ErrRejected); got != tc.want || (tc.err == nil) == tc.want {
+			t.Errorf("%s: Err() = %v, errors.Is(ErrRejected) = %v", tc.reason, tc.err, got)
+		}
+	}
+	if got := eq.String(); got != "claim has 1 occurrence of 1 where source has 2 (first at /source/0)" {
+		t.Errorf("String() = %q", got)
+	}
+}
