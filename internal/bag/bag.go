@@ -51,8 +51,12 @@ type index struct {
 // newIndex returns an empty index. Its maps grow with the distinct values,
 // not with the elements: pre-sizing them by the input's length would make
 // memory and allocations follow the items.
-func newIndex() *index {
-	return &index{nums: map[uint64]int32{}, strs: map[string]int32{}}
+//
+// first is the length of the first array: the maps start with room for the
+// sample (or the whole array, if shorter), split between the kinds.
+func newIndex(first int) *index {
+	h := min(first, sample) / 2
+	return &index{nums: make(map[uint64]int32, h), strs: make(map[string]int32, h)}
 }
 
 // sample is how many elements of the first array are interned before the
@@ -70,9 +74,12 @@ const maxReserve = 1 << 14
 // kinds, instead of doubling their way there. Repetitive input keeps the
 // small maps; a wrong guess costs at most maxReserve entries, so memory stays
 // O(distinct values).
-func (ix *index) reserve(n, maxDistinct int) {
+//
+// It returns the number of distinct values it expects in all (at least the
+// ones seen), for sizing the caller's per-value slices the same way.
+func (ix *index) reserve(n, maxDistinct int) int {
 	if int(ix.n) < sample/2 {
-		return
+		return int(ix.n)
 	}
 	grow := func(have int) int { return min(have*n/sample, maxDistinct, maxReserve) }
 	if len(ix.nums) > sample/8 {
@@ -89,6 +96,7 @@ func (ix *index) reserve(n, maxDistinct int) {
 		}
 		ix.strs = m
 	}
+	return max(grow(int(ix.n)), int(ix.n))
 }
 
 // intern returns the id of s, giving it the next id if it is new.
@@ -164,7 +172,7 @@ func Equality(lim Limits, src, claim *Array) (*EqualityMismatch, error) {
 	if err := itemsError(src, lim); err != nil {
 		return nil, err
 	}
-	ix := newIndex()
+	ix := newIndex(src.N)
 	var first []int32 // per id: index of its first occurrence
 	var count []int32 // per id: occurrences in source
 	for i := 0; i < src.N; i++ {
@@ -173,7 +181,10 @@ func Equality(lim Limits, src, claim *Array) (*EqualityMismatch, error) {
 			return nil, err
 		}
 		if i == sample && src.N > 2*sample {
-			ix.reserve(src.N, lim.MaxDistinct)
+			if want := ix.reserve(src.N, lim.MaxDistinct); want > cap(first) {
+				first = append(make([]int32, 0, want), first...)
+				count = append(make([]int32, 0, want), count...)
+			}
 		}
 		id, isNew := ix.intern(s)
 		if isNew {
@@ -248,7 +259,7 @@ type DifferenceMismatch struct {
 // the contract's order: for each array in turn, max_items, the first bad
 // element, max_distinct.
 func Difference(lim Limits, arrays *[4]Array) (*DifferenceMismatch, error) {
-	ix := newIndex()
+	ix := newIndex(arrays[0].N)
 	var ids [4][]int32
 	var origin []int64 // per id: array<<40 | index of its first occurrence
 	var stamp []uint8  // per id: the last array (1-4) that counted it as distinct
@@ -265,7 +276,10 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceMismatch, error) {
 				return nil, err
 			}
 			if k == 0 && i == sample && a.N > 2*sample {
-				ix.reserve(a.N, lim.MaxDistinct)
+				if want := ix.reserve(a.N, lim.MaxDistinct); want > cap(origin) {
+					origin = append(make([]int64, 0, want), origin...)
+					stamp = append(make([]uint8, 0, want), stamp...)
+				}
 			}
 			id, isNew := ix.intern(s)
 			if isNew {
