@@ -106,23 +106,10 @@ func (l Limits) difference(arrays *[4]bag.Array) (DifferenceResult, error) {
 // error) is not valid: its Err is not nil either. A message reads
 //
 //	claim.left_only[0] is missing; expected 1 (at /left_only/0)
-func (r DifferenceResult) Err() error {
-	switch {
-	case r.Valid:
-		return nil
-	case r.Discrepancy == nil:
-		return &mismatch{"no verdict: the check returned an error"}
-	}
-	return &mismatch{r.Discrepancy.String()}
-}
+func (r DifferenceResult) Err() error { return resultErr(r.Valid, r.Discrepancy) }
 
 // String returns "valid", or the message of r.Err().
-func (r DifferenceResult) String() string {
-	if err := r.Err(); err != nil {
-		return err.Error()
-	}
-	return "valid"
-}
+func (r DifferenceResult) String() string { return resultString(r.Err()) }
 
 // String describes the mismatch in one line.
 func (d DifferenceDiscrepancy) String() string {

@@ -84,23 +84,10 @@ func (l Limits) equality(src, claim *bag.Array) (EqualityResult, error) {
 // error) is not valid: its Err is not nil either. A message reads
 //
 //	claim has 1 occurrence of 1 where source has 2 (first at /source/0)
-func (r EqualityResult) Err() error {
-	switch {
-	case r.Valid:
-		return nil
-	case r.Discrepancy == nil:
-		return &mismatch{"no verdict: the check returned an error"}
-	}
-	return &mismatch{r.Discrepancy.String()}
-}
+func (r EqualityResult) Err() error { return resultErr(r.Valid, r.Discrepancy) }
 
 // String returns "valid", or the message of r.Err().
-func (r EqualityResult) String() string {
-	if err := r.Err(); err != nil {
-		return err.Error()
-	}
-	return "valid"
-}
+func (r EqualityResult) String() string { return resultString(r.Err()) }
 
 // String describes the mismatch in one line.
 func (d EqualityDiscrepancy) String() string {

@@ -62,6 +62,25 @@ type mismatch struct{ msg string }
 func (e *mismatch) Error() string { return e.msg }
 func (e *mismatch) Unwrap() error { return ErrRejected }
 
+// resultErr is a result's Err: nil when valid, the discrepancy's description
+// otherwise, and "no verdict" for a zero result.
+func resultErr[D interface{ String() string }](valid bool, d *D) error {
+	switch {
+	case valid:
+		return nil
+	case d == nil:
+		return &mismatch{"no verdict: the check returned an error"}
+	}
+	return &mismatch{(*d).String()}
+}
+
+func resultString(err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return "valid"
+}
+
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // appendResultHead appends {"valid":...,"reason":... for a result.

@@ -33,18 +33,16 @@ func batchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "claimcheck: -max-line-bytes must not be negative")
 		return exitUsage
 	}
-	id, version, err := parseToolID(pos[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
+	t, unknown, ok := resolveTool(pos[0], stderr)
+	if !ok {
 		return exitUsage
 	}
-	t, found := schema.Lookup(id, version)
-	if !found {
+	if t == nil {
 		// Unlike run, an unknown tool is a usage error here: writing one
 		// unknown_tool document per line would only repeat the mistake, and
 		// one document for the whole run would break the one-line-per-line
 		// contract.
-		fmt.Fprintf(stderr, "claimcheck: %s\n", unknownTool(id, version).Message)
+		fmt.Fprintf(stderr, "claimcheck: %s\n", unknown.Message)
 		return exitUsage
 	}
 	r, name, closeFn, err := openInput(pos[1:], stdin)

@@ -145,12 +145,21 @@ func openInput(pos []string, stdin io.Reader) (r io.Reader, name string, closeFn
 	return f, pos[0], func() { f.Close() }, nil
 }
 
-func unknownTool(id, version string) *errs.Error {
-	name := id
-	if version != "" {
-		name += "@" + version
+// resolveTool reads TOOL_ID (id or id@version; no version means the newest).
+// A malformed one is a usage error, reported on stderr: ok is false. A tool
+// not served gives t == nil and the unknown_tool error, as schema.Execute
+// answers it.
+func resolveTool(arg string, stderr io.Writer) (t *schema.Tool, unknown *errs.Error, ok bool) {
+	id, version, err := parseToolID(arg)
+	if err != nil {
+		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
+		return nil, nil, false
 	}
-	return &errs.Error{Code: errs.UnknownTool, Position: errs.NoPosition, Message: "no tool " + name}
+	if t, found := schema.Lookup(id, version); found {
+		return t, nil, true
+	}
+	_, err = schema.Execute(id, version, nil)
+	return nil, err.(*errs.Error), true
 }
 
 func toolsCmd(args []string, stdout, stderr io.Writer) int {

@@ -67,17 +67,15 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "claimcheck: -max-document-bytes must not be negative")
 		return exitUsage
 	}
-	id, version, err := parseToolID(pos[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
+	t, unknown, ok := resolveTool(pos[0], stderr)
+	if !ok {
 		return exitUsage
 	}
-	t, found := schema.Lookup(id, version)
-	if !found {
+	if t == nil {
 		// A well-formed request for a tool not served is answered like the
 		// JSON layer answers it, with the unknown_tool error document; the
 		// input is not read.
-		return writeDoc(stdout, stderr, unknownTool(id, version).AppendJSON(nil), exitDocError)
+		return writeDoc(stdout, stderr, unknown.AppendJSON(nil), exitDocError)
 	}
 	r, name, closeFn, err := openInput(pos[1:], stdin)
 	if err != nil {
