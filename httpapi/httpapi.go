@@ -37,7 +37,7 @@ const (
 	codeNotFound         errs.Code = "not_found"
 	codeMethodNotAllowed errs.Code = "method_not_allowed"
 	codeUnsupportedMedia errs.Code = "unsupported_media_type"
-	codeInternal         errs.Code = "internal_error"
+	codeInternal                   = errs.Internal
 )
 
 // New returns the handler of the routes listed in the package documentation.

@@ -28,7 +28,7 @@ const (
 func answer(dst []byte, t *schema.Tool, input []byte) (out []byte, o outcome, report string) {
 	defer func() {
 		if v := recover(); v != nil {
-			e := &errs.Error{Code: "internal_error", Position: errs.NoPosition, Message: "internal error: the tool panicked"}
+			e := &errs.Error{Code: errs.Internal, Position: errs.NoPosition, Message: "internal error: the tool panicked"}
 			out, o, report = e.AppendJSON(dst), gotInternal, fmt.Sprintf("panic: %v\n%s", v, debug.Stack())
 		}
 	}()

@@ -23,6 +23,9 @@ const (
 	LimitExceeded Code = "limit_exceeded"
 	// UnknownTool: the JSON layer does not serve the requested tool id or version.
 	UnknownTool Code = "unknown_tool"
+	// Internal is not a code of the contract: the CLI and the HTTP handler
+	// answer with it when a tool panicked, which is a bug.
+	Internal Code = "internal_error"
 )
 
 // NoPosition is the [Error.Position] of an error that has no position.
