@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -29,6 +30,12 @@ type Options struct {
 	// Logger receives one record per recovered panic. Requests are not
 	// logged. Nil means slog.Default().
 	Logger *slog.Logger
+	// MaxConcurrent caps the execute requests whose bodies are read and
+	// checked at once; the others wait for a turn (or for their client to
+	// go away). It bounds memory to about MaxConcurrent × 3 × MaxBodyBytes
+	// (the body, its copy, the tape). Zero or negative means 2 × GOMAXPROCS:
+	// the checks are CPU-bound.
+	MaxConcurrent int
 }
 
 // Error codes of this package, for failures of the HTTP request itself; the
@@ -57,7 +64,10 @@ func newHandler(opts Options, execute func(*schema.Tool, []byte) ([]byte, error)
 	if execute == nil {
 		execute = (*schema.Tool).Execute
 	}
-	h := &handler{maxBody: opts.MaxBodyBytes, execute: execute}
+	if opts.MaxConcurrent <= 0 {
+		opts.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
+	}
+	h := &handler{maxBody: opts.MaxBodyBytes, execute: execute, slots: make(chan struct{}, opts.MaxConcurrent)}
 	// Descriptors never change: encode them once.
 	list := []byte("[")
 	for i, t := range schema.Tools() {
@@ -73,7 +83,8 @@ func newHandler(opts Options, execute func(*schema.Tool, []byte) ([]byte, error)
 
 type handler struct {
 	maxBody int64
-	list    []byte // the GET /v1/tools body
+	slots   chan struct{} // one token per execute request in progress
+	list    []byte        // the GET /v1/tools body
 	execute func(*schema.Tool, []byte) ([]byte, error)
 }
 
@@ -160,6 +171,12 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 		w.Header().Set("Connection", "close")
 		writeError(w, http.StatusRequestEntityTooLarge, tooLarge)
 		return
+	}
+	select {
+	case h.slots <- struct{}{}:
+		defer func() { <-h.slots }()
+	case <-r.Context().Done():
+		return // the client went away while waiting: nobody to answer
 	}
 	body, err := readBody(w, r, h.maxBody)
 	if err != nil {
