@@ -17,12 +17,13 @@ import (
 	"github.com/claimcheck/claimcheck/httpapi"
 )
 
-const serveSynopsis = "claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes N] [-shutdown-timeout D]"
+const serveSynopsis = "claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes N] [-max-concurrent N] [-shutdown-timeout D]"
 
 func serveCmd(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `host:port` (port 0: any free port)")
 	maxBody := fs.Int64("max-body-bytes", httpapi.DefaultMaxBodyBytes, "refuse a body of more `bytes` with 413")
+	maxConc := fs.Int("max-concurrent", 0, "check at most `N` documents at once (0: 2 × GOMAXPROCS); others wait")
 	grace := fs.Duration("shutdown-timeout", 10*time.Second, "on SIGINT or SIGTERM, wait this long for requests in flight")
 	pos, code, ok := parseFlags(fs, args, os.Stdout, stderr, serveSynopsis)
 	if !ok {
@@ -38,7 +39,7 @@ func serveCmd(args []string, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, *addr, *maxBody, *grace, stderr)
+	return serve(ctx, *addr, httpapi.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc}, *grace, stderr)
 }
 
 // serve listens on addr and serves the HTTP API until ctx is done, then
@@ -46,14 +47,15 @@ func serveCmd(args []string, stderr io.Writer) int {
 // with the real address (so port 0 can be found) on stderr. It returns 0
 // after a clean shutdown and 2 (an I/O error) when it cannot listen or
 // serving or the shutdown fails.
-func serve(ctx context.Context, addr string, maxBody int64, grace time.Duration, stderr io.Writer) int {
+func serve(ctx context.Context, addr string, opts httpapi.Options, grace time.Duration, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, nil))
+	opts.Logger = log
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
 		return exitUsage
 	}
-	srv := httpapi.NewServer(addr, httpapi.New(httpapi.Options{MaxBodyBytes: maxBody, Logger: log}))
+	srv := httpapi.NewServer(addr, httpapi.New(opts))
 	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	fmt.Fprintf(stderr, "claimcheck: listening on http://%s\n", ln.Addr())
 
