@@ -39,9 +39,12 @@
 //
 // # Guarantees
 //
-// The handler is safe for concurrent use and holds no state between requests.
+// The handler is safe for concurrent use and holds no state between requests
+// beyond its concurrency slots.
 // Output and descriptor bytes are exactly those of [schema.Execute] and
 // [schema.Tool.MarshalJSON], followed by a newline. A body is read whole
 // (at most MaxBodyBytes) before it is checked; a declared Content-Length over
-// the cap is refused without reading the body.
+// the cap is refused without reading the body. At most
+// [Options.MaxConcurrent] bodies are read and checked at once (others wait
+// their turn), so memory stays bounded however many clients connect.
 package httpapi
