@@ -619,15 +619,15 @@ func (e *Expr) String() string {
 		node int32
 		step uint8
 	}
-	todo := []frame{{node: stack[0]}}
-	for len(todo) > 0 {
-		f := &todo[len(todo)-1]
+	pending := []frame{{node: stack[0]}}
+	for len(pending) > 0 {
+		f := &pending[len(pending)-1]
 		n := nodes[f.node]
 		in := e.prog[n.in]
 		switch {
 		case in.op == opLit:
 			b.WriteString(e.lits[in.arg].String())
-			todo = todo[:len(todo)-1]
+			pending = pending[:len(pending)-1]
 		case f.step == 0:
 			f.step = 1
 			if in.op == opNeg {
@@ -635,14 +635,14 @@ func (e *Expr) String() string {
 			} else {
 				b.WriteString("(")
 			}
-			todo = append(todo, frame{node: n.left})
+			pending = append(pending, frame{node: n.left})
 		case f.step == 1 && in.op != opNeg:
 			f.step = 2
 			b.WriteString(ops[in.op])
-			todo = append(todo, frame{node: n.right})
+			pending = append(pending, frame{node: n.right})
 		default:
 			b.WriteString(")")
-			todo = todo[:len(todo)-1]
+			pending = pending[:len(pending)-1]
 		}
 	}
 	return b.String()
