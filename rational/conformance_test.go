@@ -3,12 +3,10 @@ package rational_test
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 	"testing"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/internal/jsontext"
 	"github.com/claimcheck/claimcheck/rational"
 )
 
@@ -45,178 +43,38 @@ func TestConformance(t *testing.T) {
 	})
 }
 
-// decodeInput decodes a conformance input document leniently: it must be a
-// strict RFC 8259 object with exactly the members expression and
-// claimed_value (strings) and require_canonical (a boolean), each once, but
-// strings may hold invalid UTF-8 bytes (kept as they are) and lone surrogate
-// escapes (kept as their 3-byte WTF-8 encoding), which the library must
-// report itself. Anything else is a JSON-layer case: ok is false.
+// decodeInput reads a conformance input document with the library's strict
+// JSON reader (internal/jsontext) and keeps it when it is an object of
+// exactly the members expression and claimed_value (strings) and
+// require_canonical (a boolean), each once. Strings may hold invalid UTF-8
+// (kept as bytes) and lone surrogate escapes (kept as their 3-byte
+// generalized UTF-8 form), which CheckRational must report itself. Anything
+// else is a JSON-layer case: ok is false.
 func decodeInput(doc []byte) (in rational.Input, ok bool) {
-	d := jsonDoc{b: doc}
-	d.ws()
-	if !d.eat('{') {
+	d, err := jsontext.Parse(string(doc), jsontext.Options{MaxDepth: 1, MaxChildren: 4})
+	if err != nil || d.Nodes[0].Kind != jsontext.Object || d.Nodes[0].Len != 3 {
 		return in, false
 	}
 	seen := map[string]bool{}
-	for first := true; ; first = false {
-		d.ws()
-		if d.eat('}') {
-			if first {
-				return in, false
-			}
-			break
-		}
-		if !first && !d.eat(',') {
-			return in, false
-		}
-		d.ws()
-		name, ok := d.str()
-		if !ok || seen[name] {
+	for c := 1; c < len(d.Nodes); c = d.Nodes[c].Skip {
+		n := &d.Nodes[c]
+		name := d.Name(n)
+		if seen[name] {
 			return in, false
 		}
 		seen[name] = true
-		d.ws()
-		if !d.eat(':') {
-			return in, false
-		}
-		d.ws()
-		switch name {
-		case "expression":
-			in.Expression, ok = d.str()
-		case "claimed_value":
-			in.ClaimedValue, ok = d.str()
-		case "require_canonical":
-			in.RequireCanonical, ok = d.boolean()
-		default:
-			return in, false
-		}
-		if !ok {
-			return in, false
-		}
-		d.ws()
-		if d.peek() == '}' {
-			continue
-		}
-		if d.peek() != ',' {
-			return in, false
-		}
-		// The comma is consumed at the top of the loop.
-	}
-	d.ws()
-	return in, len(seen) == 3 && d.i == len(d.b)
-}
-
-type jsonDoc struct {
-	b []byte
-	i int
-}
-
-func (d *jsonDoc) peek() byte {
-	if d.i < len(d.b) {
-		return d.b[d.i]
-	}
-	return 0
-}
-
-func (d *jsonDoc) eat(c byte) bool {
-	if d.peek() == c && d.i < len(d.b) {
-		d.i++
-		return true
-	}
-	return false
-}
-
-func (d *jsonDoc) ws() {
-	for d.i < len(d.b) && (d.b[d.i] == ' ' || d.b[d.i] == '\t' || d.b[d.i] == '\n' || d.b[d.i] == '\r') {
-		d.i++
-	}
-}
-
-func (d *jsonDoc) boolean() (bool, bool) {
-	switch {
-	case bytes.HasPrefix(d.b[d.i:], []byte("true")):
-		d.i += 4
-		return true, true
-	case bytes.HasPrefix(d.b[d.i:], []byte("false")):
-		d.i += 5
-		return false, true
-	}
-	return false, false
-}
-
-// str decodes a JSON string. A lone surrogate escape becomes its WTF-8
-// bytes; a valid pair becomes the code point; raw bytes are kept.
-func (d *jsonDoc) str() (string, bool) {
-	if !d.eat('"') {
-		return "", false
-	}
-	var out []byte
-	for d.i < len(d.b) {
-		c := d.b[d.i]
 		switch {
-		case c == '"':
-			d.i++
-			return string(out), true
-		case c < 0x20:
-			return "", false
-		case c != '\\':
-			out = append(out, c)
-			d.i++
-			continue
-		}
-		d.i++
-		esc := d.peek()
-		d.i++
-		switch esc {
-		case '"', '\\', '/':
-			out = append(out, esc)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := d.hex4()
-			if !ok {
-				return "", false
-			}
-			if utf16.IsSurrogate(r) && r < 0xdc00 && bytes.HasPrefix(d.b[d.i:], []byte(`\u`)) {
-				save := d.i
-				d.i += 2
-				if r2, ok := d.hex4(); ok && 0xdc00 <= r2 && r2 <= 0xdfff {
-					out = utf8.AppendRune(out, utf16.DecodeRune(r, r2))
-					continue
-				}
-				d.i = save
-			}
-			if utf16.IsSurrogate(r) {
-				// WTF-8: the generalized UTF-8 encoding of the surrogate.
-				out = append(out, 0xe0|byte(r>>12), 0x80|byte(r>>6)&0x3f, 0x80|byte(r)&0x3f)
-				continue
-			}
-			out = utf8.AppendRune(out, r)
+		case name == "expression" && n.Kind == jsontext.String:
+			in.Expression = d.Str(n)
+		case name == "claimed_value" && n.Kind == jsontext.String:
+			in.ClaimedValue = d.Str(n)
+		case name == "require_canonical" && (n.Kind == jsontext.True || n.Kind == jsontext.False):
+			in.RequireCanonical = n.Kind == jsontext.True
 		default:
-			return "", false
+			return in, false
 		}
 	}
-	return "", false
-}
-
-func (d *jsonDoc) hex4() (rune, bool) {
-	if d.i+4 > len(d.b) {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(string(d.b[d.i:d.i+4]), 16, 32)
-	if err != nil {
-		return 0, false
-	}
-	d.i += 4
-	return rune(v), true
+	return in, len(seen) == 3
 }
 
 // TestDecodeInput pins the lenient test decoder itself.
