@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/multiset"
 	"github.com/claimcheck/claimcheck/rational"
 	"github.com/claimcheck/claimcheck/schema"
@@ -52,7 +53,7 @@ func Example_json() {
 // package's alias names it.
 func Example_errors() {
 	_, err := rational.CheckRational(rational.Input{Expression: "2 ^ 3", ClaimedValue: "8"})
-	var e *multiset.Error // the same type as *rational.Error
+	var e *claimcheck.Error // the same type as *claimcheck.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Code, e.Path, e.Position)
 	}

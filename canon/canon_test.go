@@ -17,8 +17,8 @@ import (
 
 	"github.com/gowebpki/jcs"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
-	"github.com/claimcheck/claimcheck/internal/errs"
 )
 
 // Every table row carries a reason: what the row pins down and why. A row
@@ -30,25 +30,25 @@ func needReason(t *testing.T, row int, reason string) {
 	}
 }
 
-// wantInvalid asserts that err is canon's *Error with code invalid_input,
+// wantInvalid asserts that err is canon's *claimcheck.Error with code invalid_input,
 // reachable with errors.As and errors.Is, and that its message contains msg.
 func wantInvalid(t *testing.T, err error, msg string) {
 	t.Helper()
 	if err == nil {
 		t.Fatal("accepted, want an invalid_input error")
 	}
-	var e *canon.Error
+	var e *claimcheck.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("error %T %q is not a *canon.Error", err, err)
+		t.Fatalf("error %T %q is not a *claimcheck.Error", err, err)
 	}
-	if e.Code != errs.InvalidInput {
-		t.Errorf("code %q, want %q", e.Code, errs.InvalidInput)
+	if e.Code != claimcheck.InvalidInput {
+		t.Errorf("code %q, want %q", e.Code, claimcheck.InvalidInput)
 	}
-	if !errors.Is(err, errs.ErrInvalidInput) {
+	if !errors.Is(err, claimcheck.ErrInvalidInput) {
 		t.Errorf("errors.Is(err, ErrInvalidInput) is false for %v", err)
 	}
 	// canon does not know where a value sits; callers set the path.
-	if e.Path != "" || e.Position != errs.NoPosition || e.Limit != "" {
+	if e.Path != "" || e.Position != claimcheck.NoPosition || e.Limit != "" {
 		t.Errorf("path %q, position %d, limit %q: want \"\", -1, \"\"", e.Path, e.Position, e.Limit)
 	}
 	if e.Message == "" || strings.ContainsAny(e.Message, "\n\r") {

@@ -9,7 +9,7 @@
 // converts a Go value (nil, bool, string, float64, float32, any integer type,
 // json.Number) into a [Scalar]; [ParseNumber], [NumberScalar], [StringScalar],
 // [BoolScalar] and [NullScalar] build one directly. Everything else — maps,
-// slices, structs, pointers, NaN, ±Inf, invalid UTF-8 — is an *[Error].
+// slices, structs, pointers, NaN, ±Inf, invalid UTF-8 — is an *[claimcheck.Error].
 //
 // # Keys
 //

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
 )
 
@@ -122,11 +123,11 @@ func ExampleScalar() {
 	// true
 }
 
-// Every refusal is a *canon.Error with code invalid_input; callers that know
+// Every refusal is a *claimcheck.Error with code invalid_input; callers that know
 // where the value sits set its Path.
 func ExampleError() {
 	_, err := canon.Key(math.NaN())
-	var e *canon.Error
+	var e *claimcheck.Error
 	if errors.As(err, &e) {
 		e.Path = "/source/3"
 		fmt.Println(e.Code)

@@ -3,8 +3,6 @@ package canon
 import (
 	"math"
 	"strconv"
-
-	"github.com/claimcheck/claimcheck/internal/errs"
 )
 
 // appendNumber appends the ECMAScript Number::toString form of a finite
@@ -81,9 +79,3 @@ func appendNumber(dst []byte, f float64) []byte {
 	}
 	return dst
 }
-
-// appendString appends the RFC 8785 form of a valid UTF-8 string: '"' and
-// '\\' escaped, U+0000–U+001F as \b \t \n \f \r or lower-case \u00xx,
-// every other code point as literal UTF-8. It is the writer the error
-// documents use too; on valid UTF-8 it never substitutes anything.
-func appendString(dst []byte, s string) []byte { return errs.AppendString(dst, s) }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/gowebpki/jcs"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
-	"github.com/claimcheck/claimcheck/internal/errs"
 )
 
 // jsonNumber is RFC 8259 section 6's number grammar, the oracle for which
@@ -21,8 +21,8 @@ import (
 var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
 
 func isInvalidInput(err error) bool {
-	var e *canon.Error
-	return errors.As(err, &e) && e.Code == errs.InvalidInput
+	var e *claimcheck.Error
+	return errors.As(err, &e) && e.Code == claimcheck.InvalidInput
 }
 
 // FuzzParseNumber: ParseNumber accepts a literal exactly when it matches the
@@ -52,7 +52,7 @@ func FuzzParseNumber(f *testing.F) {
 		}
 		if err != nil {
 			if !isInvalidInput(err) {
-				t.Fatalf("ParseNumber(%q) error %v is not an invalid_input *canon.Error", lit, err)
+				t.Fatalf("ParseNumber(%q) error %v is not an invalid_input *claimcheck.Error", lit, err)
 			}
 			return
 		}
@@ -87,7 +87,7 @@ func FuzzStringKey(f *testing.F) {
 		}
 		if err != nil {
 			if !isInvalidInput(err) {
-				t.Fatalf("StringScalar(%q) error %v is not an invalid_input *canon.Error", in, err)
+				t.Fatalf("StringScalar(%q) error %v is not an invalid_input *claimcheck.Error", in, err)
 			}
 			return
 		}

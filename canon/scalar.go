@@ -10,13 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/jsonw"
 )
-
-// Error is the error type of every claimcheck package (an alias of one
-// internal type): Code, Path, Position, Limit and Message. canon's errors have
-// code invalid_input and an empty Path; callers that know where the value sits
-// in a document set the path.
-type Error = errs.Error
 
 // Kind is the JSON type of a [Scalar].
 type Kind uint8
@@ -66,7 +61,7 @@ func BoolScalar(b bool) Scalar {
 }
 
 // NumberScalar returns the Scalar of a finite double; -0 becomes 0. NaN and
-// ±Inf are an *[Error].
+// ±Inf are an *[claimcheck.Error].
 func NumberScalar(f float64) (Scalar, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return Scalar{}, errs.Invalid("", "number "+strconv.FormatFloat(f, 'g', -1, 64)+" is not finite")
@@ -76,7 +71,7 @@ func NumberScalar(f float64) (Scalar, error) {
 
 // StringScalar returns the Scalar of a string. A string that is not valid
 // UTF-8 (including a surrogate code point written as three bytes) is an
-// *[Error]; it is never repaired.
+// *[claimcheck.Error]; it is never repaired.
 func StringScalar(s string) (Scalar, error) {
 	if !utf8.ValidString(s) {
 		return Scalar{}, errs.Invalid("", fmt.Sprintf("string is not valid UTF-8 (byte offset %d)", invalidOffset(s)))
@@ -98,7 +93,7 @@ func invalidOffset(s string) int {
 // ParseNumber returns the Scalar of a JSON number literal (RFC 8259 section
 // 6 grammar exactly: no sign '+', no leading zeros, no bare '.', no
 // surrounding space). The literal is rounded to the nearest double, ties to
-// even; one that rounds to ±Inf (such as 1e400) is an *[Error], one that
+// even; one that rounds to ±Inf (such as 1e400) is an *[claimcheck.Error], one that
 // underflows (such as 1e-400) is 0.
 func ParseNumber(lit string) (Scalar, error) {
 	if f, ok := smallInt(lit); ok {
@@ -273,7 +268,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // named types whose underlying kind is one of these are accepted too.
 // Integers and float32 convert to the nearest double, as a JSON reader would.
 // Anything else (maps, slices, structs, pointers), NaN, ±Inf and invalid UTF-8
-// is an *[Error] saying what and why.
+// is an *[claimcheck.Error] saying what and why.
 func Of(v any) (Scalar, error) {
 	switch x := v.(type) {
 	case nil:
@@ -376,7 +371,7 @@ func (s Scalar) AppendKey(dst []byte) []byte {
 	case Number:
 		return appendNumber(dst, s.num)
 	case String:
-		return appendString(dst, s.str)
+		return jsonw.AppendString(dst, s.str)
 	}
 	return append(dst, "null"...)
 }
@@ -395,7 +390,7 @@ func (s Scalar) MarshalJSON() ([]byte, error) { return s.AppendKey(nil), nil }
 
 // Key returns the canonical key of one JSON scalar given as a Go value (see
 // [Of] for the accepted types): its RFC 8785 serialization. Two values are
-// the same scalar exactly when their keys are equal. The error is an *[Error].
+// the same scalar exactly when their keys are equal. The error is an *[claimcheck.Error].
 func Key(v any) (string, error) {
 	s, err := Of(v)
 	if err != nil {

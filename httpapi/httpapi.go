@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/schema"
 )
@@ -38,13 +39,20 @@ type Options struct {
 	MaxConcurrent int
 }
 
-// Error codes of this package, for failures of the HTTP request itself; the
-// contract's codes are in schema.Error's Code.
+// Error codes of this package, for failures of the HTTP request itself
+// rather than of its document. They are not codes of the tools' contract and
+// have no sentinel in package claimcheck; the contract's codes
+// (claimcheck.InvalidInput, LimitExceeded, UnknownTool) come from the tools.
 const (
-	codeNotFound         errs.Code = "not_found"
-	codeMethodNotAllowed errs.Code = "method_not_allowed"
-	codeUnsupportedMedia errs.Code = "unsupported_media_type"
-	codeInternal                   = errs.Internal
+	// NotFound: no route for the request's path (404).
+	NotFound claimcheck.Code = "not_found"
+	// MethodNotAllowed: the route exists but not for the method (405).
+	MethodNotAllowed claimcheck.Code = "method_not_allowed"
+	// UnsupportedMediaType: an execute request whose Content-Type is not
+	// JSON (415).
+	UnsupportedMediaType claimcheck.Code = "unsupported_media_type"
+	// InternalError: a tool panicked, which is a bug (500).
+	InternalError claimcheck.Code = "internal_error"
 )
 
 // New returns the handler of the routes listed in the package documentation.
@@ -91,7 +99,7 @@ type handler struct {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	segs, ok := segments(r.URL)
 	if !ok || len(segs) < 2 || segs[0] != "v1" || segs[1] != "tools" {
-		writeError(w, http.StatusNotFound, &errs.Error{Code: codeNotFound, Position: errs.NoPosition,
+		writeError(w, http.StatusNotFound, &claimcheck.Error{Code: NotFound, Position: claimcheck.NoPosition,
 			Message: "no route for " + r.URL.EscapedPath()})
 		return
 	}
@@ -102,10 +110,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	case (len(segs) == 5 || len(segs) == 6 && segs[5] == "execute") && segs[3] == "versions" && segs[2] != "" && segs[4] != "":
-		t, found := schema.Lookup(segs[2], segs[4])
-		if !found {
-			writeError(w, http.StatusNotFound, &errs.Error{Code: errs.UnknownTool, Position: errs.NoPosition,
-				Message: "no tool " + segs[2] + " version " + segs[4]})
+		t, err := schema.Lookup(segs[2], segs[4])
+		if err != nil {
+			writeError(w, http.StatusNotFound, err.(*claimcheck.Error))
 			return
 		}
 		if len(segs) == 5 {
@@ -120,7 +127,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	writeError(w, http.StatusNotFound, &errs.Error{Code: errs.UnknownTool, Position: errs.NoPosition,
+	writeError(w, http.StatusNotFound, &claimcheck.Error{Code: claimcheck.UnknownTool, Position: claimcheck.NoPosition,
 		Message: "no tool resource at " + r.URL.EscapedPath()})
 }
 
@@ -152,7 +159,7 @@ func allow(w http.ResponseWriter, r *http.Request, methods string) bool {
 		}
 	}
 	w.Header().Set("Allow", methods)
-	writeError(w, http.StatusMethodNotAllowed, &errs.Error{Code: codeMethodNotAllowed, Position: errs.NoPosition,
+	writeError(w, http.StatusMethodNotAllowed, &claimcheck.Error{Code: MethodNotAllowed, Position: claimcheck.NoPosition,
 		Message: "method " + r.Method + " not allowed; allowed: " + methods})
 	return false
 }
@@ -160,7 +167,7 @@ func allow(w http.ResponseWriter, r *http.Request, methods string) bool {
 func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema.Tool) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if msg := checkMediaType(ct); msg != "" {
-			writeError(w, http.StatusUnsupportedMediaType, &errs.Error{Code: codeUnsupportedMedia, Position: errs.NoPosition, Message: msg})
+			writeError(w, http.StatusUnsupportedMediaType, &claimcheck.Error{Code: UnsupportedMediaType, Position: claimcheck.NoPosition, Message: msg})
 			return
 		}
 	}
@@ -191,9 +198,9 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 	}
 	out, err := h.execute(t, body)
 	if err != nil {
-		var e *errs.Error
+		var e *claimcheck.Error
 		if !errors.As(err, &e) {
-			panic(fmt.Sprintf("httpapi: %s returned %T, not *schema.Error: %v", t.ID, err, err))
+			panic(fmt.Sprintf("httpapi: %s returned %T, not *claimcheck.Error: %v", t.ID, err, err))
 		}
 		writeError(w, statusOf(e.Code), e)
 		return
@@ -229,19 +236,19 @@ func checkMediaType(ct string) string {
 	return ""
 }
 
-func statusOf(c errs.Code) int {
+func statusOf(c claimcheck.Code) int {
 	switch c {
-	case errs.InvalidInput:
+	case claimcheck.InvalidInput:
 		return http.StatusBadRequest
-	case errs.LimitExceeded:
+	case claimcheck.LimitExceeded:
 		return http.StatusUnprocessableEntity
-	case errs.UnknownTool:
+	case claimcheck.UnknownTool:
 		return http.StatusNotFound
 	}
 	return http.StatusInternalServerError
 }
 
-func writeError(w http.ResponseWriter, status int, e *errs.Error) {
+func writeError(w http.ResponseWriter, status int, e *claimcheck.Error) {
 	writeJSON(w, nil, status, append(e.AppendJSON(nil), '\n'))
 }
 
@@ -285,7 +292,7 @@ func recoverer(log *slog.Logger, h http.Handler) http.Handler {
 			for k := range w.Header() {
 				w.Header().Del(k)
 			}
-			writeError(w, http.StatusInternalServerError, &errs.Error{Code: codeInternal, Position: errs.NoPosition,
+			writeError(w, http.StatusInternalServerError, &claimcheck.Error{Code: InternalError, Position: claimcheck.NoPosition,
 				Message: "internal error"})
 		}()
 		h.ServeHTTP(tw, r)

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/conformance"
-	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -254,7 +254,7 @@ func TestConformance(t *testing.T) {
 				if res.StatusCode != want {
 					t.Fatalf("status %d, want %d: %s", res.StatusCode, want, got)
 				}
-				var e schema.Error
+				var e claimcheck.Error
 				if err := decodeError(got, &e); err != nil {
 					t.Fatal(err)
 				}
@@ -265,7 +265,7 @@ func TestConformance(t *testing.T) {
 }
 
 // decodeError fills e from an error document.
-func decodeError(doc []byte, e *schema.Error) error {
+func decodeError(doc []byte, e *claimcheck.Error) error {
 	var d errorDoc
 	if err := json.Unmarshal(doc, &d); err != nil {
 		return err
@@ -273,7 +273,7 @@ func decodeError(doc []byte, e *schema.Error) error {
 	if d.Error.Path == nil {
 		return errors.New("error document without path")
 	}
-	*e = schema.Error{Code: errs.Code(d.Error.Code), Path: *d.Error.Path, Limit: d.Error.Limit, Message: d.Error.Message}
+	*e = claimcheck.Error{Code: claimcheck.Code(d.Error.Code), Path: *d.Error.Path, Limit: d.Error.Limit, Message: d.Error.Message}
 	e.Position = -1
 	if d.Error.Position != nil {
 		e.Position = *d.Error.Position

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
 	"github.com/claimcheck/claimcheck/internal/errs"
@@ -59,7 +60,7 @@ func typedArray[T Element](path string, xs []T) bag.Array {
 
 // withPath returns a copy of canon's error placed at element i of path.
 func withPath(err error, path string, i int) error {
-	e := *err.(*errs.Error)
+	e := *err.(*claimcheck.Error)
 	e.Path = errs.Index(path, i)
 	return &e
 }

@@ -3,7 +3,7 @@ package multiset
 import (
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
-	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/jsonw"
 )
 
 // DifferenceInput is the input of multiset-difference-check. Elements are
@@ -65,7 +65,7 @@ func CheckDifference(in DifferenceInput) (DifferenceResult, error) {
 // by element. Otherwise the discrepancy is the first index where they differ,
 // all of left_only before right_only.
 //
-// The error, an *[Error], is for input the check refuses: for left, right,
+// The error, an *[claimcheck.Error], is for input the check refuses: for left, right,
 // claim.left_only and claim.right_only in turn, the array over MaxItems
 // (limit max_items), its first element that is not a scalar, the array over
 // MaxDistinct (limit max_distinct). Time is linear in the number of
@@ -82,7 +82,7 @@ func (l Limits) CheckDifference(in DifferenceInput) (DifferenceResult, error) {
 
 // CheckDifferenceScalars is [Limits.CheckDifference] over Scalars that are
 // already canonical: no conversion, no element errors; the error, an
-// *[Error], is for an array over the limits.
+// *[claimcheck.Error], is for an array over the limits.
 func (l Limits) CheckDifferenceScalars(left, right, leftOnly, rightOnly []canon.Scalar) (DifferenceResult, error) {
 	arrays := [4]bag.Array{
 		bag.Scalars("/left", left),
@@ -157,7 +157,7 @@ func (d DifferenceDiscrepancy) MarshalJSON() ([]byte, error) { return d.appendJS
 
 func (d DifferenceDiscrepancy) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"path":`...)
-	dst = errs.AppendString(dst, d.Path)
+	dst = jsonw.AppendString(dst, d.Path)
 	dst = append(dst, `,"expected":`...)
 	dst = appendScalarOrNull(dst, d.Expected)
 	dst = append(dst, `,"actual":`...)

@@ -15,7 +15,7 @@
 //		t.Error(err) // claim has 1 occurrence of 1 where source has 2 (first at /source/0)
 //	}
 //
-// A non-nil error is an *[Error]: the input was malformed (an element that
+// A non-nil error is an *[claimcheck.Error]: the input was malformed (an element that
 // is not a scalar, NaN, invalid UTF-8: code invalid_input, with the
 // element's JSON Pointer path) or over a [Limits] value (code
 // limit_exceeded, with the array's path and the limit's name).

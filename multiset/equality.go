@@ -3,7 +3,7 @@ package multiset
 import (
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
-	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/jsonw"
 )
 
 // EqualityInput is the input of multiset-equality-check. Elements are the
@@ -53,7 +53,7 @@ func CheckEquality(in EqualityInput) (EqualityResult, error) {
 //  2. the values of claim that never occur in source, in order of first
 //     occurrence in claim, at path /claim/J.
 //
-// The error, an *[Error], is for input the check refuses, in this order:
+// The error, an *[claimcheck.Error], is for input the check refuses, in this order:
 // source over MaxItems (path /source, limit max_items), an element of source
 // that is not a scalar (path /source/I), source over MaxDistinct (path
 // /source, limit max_distinct); then the same for claim. Time is linear in
@@ -65,7 +65,7 @@ func (l Limits) CheckEquality(in EqualityInput) (EqualityResult, error) {
 
 // CheckEqualityScalars is [Limits.CheckEquality] over Scalars that are
 // already canonical: no conversion, no element errors; the error, an
-// *[Error], is for an array over the limits.
+// *[claimcheck.Error], is for an array over the limits.
 func (l Limits) CheckEqualityScalars(source, claim []canon.Scalar) (EqualityResult, error) {
 	src, c := bag.Scalars("/source", source), bag.Scalars("/claim", claim)
 	return l.equality(&src, &c)
@@ -124,7 +124,7 @@ func (d EqualityDiscrepancy) MarshalJSON() ([]byte, error) { return d.appendJSON
 
 func (d EqualityDiscrepancy) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"path":`...)
-	dst = errs.AppendString(dst, d.Path)
+	dst = jsonw.AppendString(dst, d.Path)
 	dst = append(dst, `,"expected":"`...)
 	dst = appendInt(dst, d.Expected)
 	dst = append(dst, `","actual":"`...)

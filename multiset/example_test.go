@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/multiset"
 )
 
@@ -76,7 +77,7 @@ func ExampleLimits() {
 
 	// The descriptors' limits refuse a bag of 20000 items...
 	_, err := multiset.CheckEquality(in)
-	var e *multiset.Error
+	var e *claimcheck.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Code, e.Path, e.Limit)
 	}

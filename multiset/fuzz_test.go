@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/multiset"
 )
 
@@ -112,10 +113,10 @@ func answer(res any, err error) string {
 }
 
 func errPath(err error) string {
-	if e, ok := err.(*multiset.Error); ok {
+	if e, ok := err.(*claimcheck.Error); ok {
 		return e.Path
 	}
-	return "not a *multiset.Error: " + err.Error()
+	return "not a *claimcheck.Error: " + err.Error()
 }
 
 func FuzzCheck(f *testing.F) {

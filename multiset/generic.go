@@ -13,14 +13,14 @@ type Element interface {
 
 // CheckEqualityOf is [CheckEquality] for typed slices such as []int or
 // []string, with [DefaultLimits], without boxing the elements. The error is
-// an *[Error], as for CheckEquality.
+// an *[claimcheck.Error], as for CheckEquality.
 func CheckEqualityOf[T Element](source, claim []T) (EqualityResult, error) {
 	src, c := typedArray("/source", source), typedArray("/claim", claim)
 	return DefaultLimits.equality(&src, &c)
 }
 
 // CheckDifferenceOf is [CheckDifference] for typed slices, with
-// [DefaultLimits], without boxing the elements. The error is an *[Error], as
+// [DefaultLimits], without boxing the elements. The error is an *[claimcheck.Error], as
 // for CheckDifference.
 func CheckDifferenceOf[T Element](left, right, leftOnly, rightOnly []T) (DifferenceResult, error) {
 	arrays := [4]bag.Array{

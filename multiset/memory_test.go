@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/multiset"
 )
@@ -90,7 +91,7 @@ func TestCheckEqualityOfReadsElementsWithoutBoxing(t *testing.T) {
 	}
 	if _, err := multiset.CheckEqualityOf([]json.Number{"1", "1e400"}, nil); err == nil {
 		t.Error("json.Number 1e400: want an error at /source/1")
-	} else if e := err.(*multiset.Error); e.Path != "/source/1" {
+	} else if e := err.(*claimcheck.Error); e.Path != "/source/1" {
 		t.Errorf("json.Number 1e400: error at %q, want /source/1", e.Path)
 	}
 }

@@ -5,13 +5,7 @@ import (
 	"strconv"
 
 	"github.com/claimcheck/claimcheck/canon"
-	"github.com/claimcheck/claimcheck/internal/errs"
 )
-
-// Error is the error type of every claimcheck package: Code (invalid_input
-// or limit_exceeded here), Path (a JSON Pointer such as "/source/3"), Limit
-// (max_items or max_distinct) and Message. Use errors.As to reach it.
-type Error = errs.Error
 
 // ReferenceVersion is the reference_version of both multiset tools' outputs.
 const ReferenceVersion = "ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"

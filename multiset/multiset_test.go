@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
-	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/multiset"
 )
 
@@ -32,39 +32,39 @@ func mismatchDoc(d string) string {
 	return `{"valid":false,"reason":"claim_mismatch","discrepancy":` + d + `,"reference_version":"` + multiset.ReferenceVersion + `"}`
 }
 
-// wantErr is an expected *multiset.Error.
+// wantErr is an expected *claimcheck.Error.
 type wantErr struct {
-	code  errs.Code
+	code  claimcheck.Code
 	path  string
 	limit string
 	msg   string // a substring of the message
 }
 
 func invalid(path, msg string) *wantErr {
-	return &wantErr{code: errs.InvalidInput, path: path, msg: msg}
+	return &wantErr{code: claimcheck.InvalidInput, path: path, msg: msg}
 }
 
 func limited(path, limit string) *wantErr {
-	return &wantErr{code: errs.LimitExceeded, path: path, limit: limit, msg: limit}
+	return &wantErr{code: claimcheck.LimitExceeded, path: path, limit: limit, msg: limit}
 }
 
-// checkErr asserts that err is the *multiset.Error w describes, reachable with
+// checkErr asserts that err is the *claimcheck.Error w describes, reachable with
 // errors.As and errors.Is, and one line of English.
 func checkErr(t *testing.T, err error, w *wantErr) {
 	t.Helper()
 	if err == nil {
 		t.Fatalf("no error, want %s at %q", w.code, w.path)
 	}
-	var e *multiset.Error
+	var e *claimcheck.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("error %T %q is not a *multiset.Error", err, err)
+		t.Fatalf("error %T %q is not a *claimcheck.Error", err, err)
 	}
-	if e.Code != w.code || e.Path != w.path || e.Limit != w.limit || e.Position != errs.NoPosition {
+	if e.Code != w.code || e.Path != w.path || e.Limit != w.limit || e.Position != claimcheck.NoPosition {
 		t.Fatalf("got code=%s path=%q limit=%q position=%d (%s)\nwant code=%s path=%q limit=%q position=-1",
 			e.Code, e.Path, e.Limit, e.Position, e.Message, w.code, w.path, w.limit)
 	}
-	sentinel, other := errs.ErrInvalidInput, errs.ErrLimitExceeded
-	if w.code == errs.LimitExceeded {
+	sentinel, other := claimcheck.ErrInvalidInput, claimcheck.ErrLimitExceeded
+	if w.code == claimcheck.LimitExceeded {
 		sentinel, other = other, sentinel
 	}
 	if !errors.Is(err, sentinel) || errors.Is(err, other) {

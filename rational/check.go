@@ -9,16 +9,10 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/jsonw"
 )
-
-// Error is the error type of every function of this package: malformed input
-// (Code invalid_input) or an exceeded limit (Code limit_exceeded). It is the
-// one error type shared by all claimcheck packages.
-type Error = errs.Error
-
-// NoPosition is the position of an [Error] or [Discrepancy] that has none.
-const NoPosition = errs.NoPosition
 
 // ReferenceVersion is the reference_version of every [Result].
 const ReferenceVersion = "ISO/IEC 10967-2:2001 (LIA-2) exact-result terminology; exact arithmetic over the rationals with canonical reduced form; RFC 8259 sec. 6 integer grammar and sec. 7 strings"
@@ -126,7 +120,7 @@ type Discrepancy struct {
 	// division by zero.
 	Difference *Rat
 	// Position is the code point offset of the dividing operator after a
-	// division by zero; NoPosition (written null) otherwise.
+	// division by zero; claimcheck.NoPosition (written null) otherwise.
 	Position int
 	// DivisorText is the zero divisor's source text after a division by
 	// zero; "" (written null) otherwise.
@@ -134,7 +128,7 @@ type Discrepancy struct {
 }
 
 // CheckRational checks in with [DefaultLimits]; see [Limits.CheckRational].
-// Bad input and exceeded limits are reported as an *[Error].
+// Bad input and exceeded limits are reported as an *[claimcheck.Error].
 func CheckRational(in Input) (Result, error) { return DefaultLimits.CheckRational(in) }
 
 // CheckRational checks whether in.ClaimedValue is the exact value of
@@ -154,7 +148,7 @@ func CheckRational(in Input) (Result, error) { return DefaultLimits.CheckRationa
 //     canonical form ([Rat.String]), reason [NotCanonical], difference 0;
 //  7. otherwise Valid.
 //
-// Steps 1 to 3, and the digit limit of step 4, fail with an *[Error]: path
+// Steps 1 to 3, and the digit limit of step 4, fail with an *[claimcheck.Error]: path
 // "/expression" (with a code point position) or "/claimed_value" (without
 // one). Steps 4 to 7 yield a Result
 // whose Value is set whenever evaluation finished. The answer depends on
@@ -201,7 +195,7 @@ func (l Limits) CheckRational(in Input) (Result, error) {
 			CanonicalClaim: claim,
 			ActualValue:    &v,
 			Difference:     &diff,
-			Position:       NoPosition,
+			Position:       claimcheck.NoPosition,
 		}
 	case in.RequireCanonical && !canonical:
 		r.Reason = NotCanonical
@@ -211,7 +205,7 @@ func (l Limits) CheckRational(in Input) (Result, error) {
 			CanonicalClaim: claim,
 			ActualValue:    &v,
 			Difference:     new(Rat),
-			Position:       NoPosition,
+			Position:       claimcheck.NoPosition,
 		}
 	default:
 		r.Valid = true
@@ -220,7 +214,7 @@ func (l Limits) CheckRational(in Input) (Result, error) {
 }
 
 // ValidateExpression checks expr with [DefaultLimits]; see
-// [Limits.ValidateExpression]. The error, if any, is an *[Error].
+// [Limits.ValidateExpression]. The error, if any, is an *[claimcheck.Error].
 func ValidateExpression(expr string) error { return DefaultLimits.ValidateExpression(expr) }
 
 // ValidateExpression checks what is required of the expression before the
@@ -228,7 +222,7 @@ func ValidateExpression(expr string) error { return DefaultLimits.ValidateExpres
 // at most MaxExpressionBytes bytes (limit_exceeded at position 0, limit
 // "max_expression_bytes") and it is valid UTF-8 (invalid_input at the code
 // point offset of the first invalid byte, each invalid byte counting as one
-// code point; a surrogate's 3-byte encoding is invalid). Errors are *[Error]
+// code point; a surrogate's 3-byte encoding is invalid). Errors are *[claimcheck.Error]
 // with path "/expression".
 func (l Limits) ValidateExpression(expr string) error {
 	if err := l.norm().validateExpression(expr); err != nil {
@@ -237,7 +231,7 @@ func (l Limits) ValidateExpression(expr string) error {
 	return nil
 }
 
-func (l Limits) validateExpression(s string) *Error {
+func (l Limits) validateExpression(s string) *claimcheck.Error {
 	if s == "" {
 		return errs.InvalidAt(pathExpression, 0, "empty expression")
 	}
@@ -263,14 +257,14 @@ func (l Limits) validateExpression(s string) *Error {
 }
 
 // ParseClaim parses a claimed value with [DefaultLimits]; see
-// [Limits.ParseClaim]. The error, if any, is an *[Error].
+// [Limits.ParseClaim]. The error, if any, is an *[claimcheck.Error].
 func ParseClaim(s string) (Rat, error) { return DefaultLimits.ParseClaim(s) }
 
 // ParseClaim parses a claimed value: s must match
 // ^-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?$ exactly (else invalid_input), and then
 // neither its numerator nor its denominator may have more than
 // MaxValueDigits digits, the sign not counted (else limit_exceeded, limit
-// "max_value_digits"). Errors are *[Error] with path "/claimed_value" and no
+// "max_value_digits"). Errors are *[claimcheck.Error] with path "/claimed_value" and no
 // position. The value is returned reduced: "2/4" is 1/2, "-0" is 0.
 func (l Limits) ParseClaim(s string) (Rat, error) {
 	r, _, err := l.norm().parseClaim(s)
@@ -281,7 +275,7 @@ func (l Limits) ParseClaim(s string) (Rat, error) {
 }
 
 // parseClaim also reports whether s is the canonical form of its value.
-func (l Limits) parseClaim(s string) (Rat, bool, *Error) {
+func (l Limits) parseClaim(s string) (Rat, bool, *claimcheck.Error) {
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		i++
@@ -339,7 +333,7 @@ func (l Limits) parseClaim(s string) (Rat, bool, *Error) {
 	return n, true, nil
 }
 
-func badClaim() *Error {
+func badClaim() *claimcheck.Error {
 	return errs.Invalid(pathClaim, "claimed value is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 }
 
@@ -439,7 +433,7 @@ func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 // null for an empty reason, a nil value and a nil discrepancy; the
 // discrepancy's members are field, claimed_value, canonical_claim,
 // actual_value, difference, position and divisor_text, with null for the nil,
-// NoPosition and "" ones. Numbers are written as strings in canonical form.
+// claimcheck.NoPosition and "" ones. Numbers are written as strings in canonical form.
 // No whitespace is written, and the bytes depend on r only.
 func (r Result) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"valid":`...)
@@ -448,7 +442,7 @@ func (r Result) AppendJSON(dst []byte) []byte {
 	if r.Reason == "" {
 		dst = append(dst, "null"...)
 	} else {
-		dst = errs.AppendString(dst, string(r.Reason))
+		dst = jsonw.AppendString(dst, string(r.Reason))
 	}
 	dst = append(dst, `,"value":`...)
 	dst = appendRat(dst, r.Value)
@@ -459,7 +453,7 @@ func (r Result) AppendJSON(dst []byte) []byte {
 		dst = d.appendJSON(dst)
 	}
 	dst = append(dst, `,"reference_version":`...)
-	dst = errs.AppendString(dst, r.ReferenceVersion)
+	dst = jsonw.AppendString(dst, r.ReferenceVersion)
 	return append(dst, '}')
 }
 
@@ -469,9 +463,9 @@ func (d Discrepancy) MarshalJSON() ([]byte, error) { return d.appendJSON(nil), n
 
 func (d *Discrepancy) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"field":`...)
-	dst = errs.AppendString(dst, string(d.Field))
+	dst = jsonw.AppendString(dst, string(d.Field))
 	dst = append(dst, `,"claimed_value":`...)
-	dst = errs.AppendString(dst, d.ClaimedValue)
+	dst = jsonw.AppendString(dst, d.ClaimedValue)
 	dst = append(dst, `,"canonical_claim":`...)
 	dst = appendRat(dst, &d.CanonicalClaim)
 	dst = append(dst, `,"actual_value":`...)
@@ -488,7 +482,7 @@ func (d *Discrepancy) appendJSON(dst []byte) []byte {
 	if d.DivisorText == "" {
 		dst = append(dst, "null"...)
 	} else {
-		dst = errs.AppendString(dst, d.DivisorText)
+		dst = jsonw.AppendString(dst, d.DivisorText)
 	}
 	return append(dst, '}')
 }

@@ -40,9 +40,9 @@
 //     gives reason [NotCanonical];
 //  7. otherwise the claim is valid.
 //
-// Steps 1 to 3, and the digit limit of step 4, fail with an *[Error] (the one
+// Steps 1 to 3, and the digit limit of step 4, fail with an *[claimcheck.Error] (the one
 // error type of every claimcheck package, an alias of the internal
-// errs.Error): Code invalid_input or
+// claimcheck.Error): Code invalid_input or
 // limit_exceeded, Path "/expression" or "/claimed_value", Position (for
 // expression errors), Limit (for limit_exceeded) and a one-line Message.
 // Verdicts are values: a rejected claim is a [Result] with Valid false, a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/rational"
 )
 
@@ -38,7 +39,7 @@ func ExampleCheckRational_divisionByZero() {
 
 func ExampleCheckRational_error() {
 	_, err := rational.CheckRational(rational.Input{Expression: "1 × 2 ÷ x", ClaimedValue: "1"})
-	var e *rational.Error
+	var e *claimcheck.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Code, e.Path, e.Position)
 	}

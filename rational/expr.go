@@ -9,6 +9,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
 )
 
@@ -88,7 +89,7 @@ type ZeroDivision struct {
 }
 
 // Parse parses expr with [DefaultLimits]; see [Limits.Parse]. The error, if
-// any, is an *[Error].
+// any, is an *[claimcheck.Error].
 func Parse(expr string) (*Expr, error) { return DefaultLimits.Parse(expr) }
 
 // Parse validates expr ([Limits.ValidateExpression]), tokenises all of it and
@@ -100,7 +101,7 @@ func Parse(expr string) (*Expr, error) { return DefaultLimits.Parse(expr) }
 //	primary := INTEGER | "(" expr ")"
 //
 // with U+2212, U+00D7 and U+00F7 read as "-", "*" and "/". The first lexical
-// error wins over any syntax error. Errors are *[Error] with path
+// error wins over any syntax error. Errors are *[claimcheck.Error] with path
 // "/expression" and the code point position of the offending character or
 // token (the expression's length when it ends early).
 func (l Limits) Parse(expr string) (*Expr, error) {
@@ -116,10 +117,10 @@ func (l Limits) Parse(expr string) (*Expr, error) {
 }
 
 // parseInto runs steps 5 and 6 on an already validated expression and stores
-// the result in e. It returns *Error, not error, so that a nil result is
+// the result in e. It returns *claimcheck.Error, not error, so that a nil result is
 // never a non-nil interface. The program and literals are appended to e's
 // slices, from length 0, when their capacities suffice.
-func (l Limits) parseInto(e *Expr, src string) *Error {
+func (l Limits) parseInto(e *Expr, src string) *claimcheck.Error {
 	// Every token takes at least one byte, so this capacity is never exceeded.
 	n := min(len(src), l.MaxTokens) + 1
 	tb := tokenPool.Get().(*[]token)
@@ -189,7 +190,7 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // lex tokenises src in one left-to-right scan (SPEC section 7, rule 9) and
 // appends the tokens, then an EOF token at the length in code points. ints
 // counts the INTEGER tokens.
-func lex(src string, l Limits, toks []token) (_ []token, ints int, _ *Error) {
+func lex(src string, l Limits, toks []token) (_ []token, ints int, _ *claimcheck.Error) {
 	pos := 0
 	for i := 0; i < len(src); {
 		c := src[i]
@@ -310,7 +311,7 @@ func (p *parser) emit(in instr) {
 	p.prog = append(p.prog, in)
 }
 
-func (p *parser) parseExpr() *Error {
+func (p *parser) parseExpr() *claimcheck.Error {
 	if err := p.parseTerm(); err != nil {
 		return err
 	}
@@ -333,7 +334,7 @@ func (p *parser) parseExpr() *Error {
 	}
 }
 
-func (p *parser) parseTerm() *Error {
+func (p *parser) parseTerm() *claimcheck.Error {
 	if err := p.parseUnary(); err != nil {
 		return err
 	}
@@ -358,7 +359,7 @@ func (p *parser) parseTerm() *Error {
 	}
 }
 
-func (p *parser) parseUnary() *Error {
+func (p *parser) parseUnary() *claimcheck.Error {
 	start := p.i
 	for p.peek().kind == tokMinus {
 		if p.depth >= p.maxDepth {
@@ -379,7 +380,7 @@ func (p *parser) parseUnary() *Error {
 	return nil
 }
 
-func (p *parser) parsePrimary() *Error {
+func (p *parser) parsePrimary() *claimcheck.Error {
 	t := p.peek()
 	switch t.kind {
 	case tokInt:
@@ -407,13 +408,13 @@ func (p *parser) parsePrimary() *Error {
 	return p.unexpected(t)
 }
 
-func (p *parser) depthError(t token) *Error {
+func (p *parser) depthError(t token) *claimcheck.Error {
 	return errs.LimitAt(pathExpression, int(t.pos), limitDepth,
 		"nesting deeper than "+strconv.Itoa(p.maxDepth)+" (parentheses plus pending unary minus)")
 }
 
 // unexpected reports a syntax error at t.
-func (p *parser) unexpected(t token) *Error {
+func (p *parser) unexpected(t token) *claimcheck.Error {
 	var msg string
 	prev := tokEOF
 	if p.i > 0 {
@@ -496,7 +497,7 @@ var pow10u64 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 //   - the value, when evaluation finishes;
 //   - the first division by zero (a divisor is evaluated whole before it is
 //     tested), as a *[ZeroDivision];
-//   - an *[Error] with limit "max_value_digits" at the operator that produced
+//   - an *[claimcheck.Error] with limit "max_value_digits" at the operator that produced
 //     the first reduced intermediate value whose numerator or denominator has
 //     more digits than e's limits allow.
 func (e *Expr) Eval() (Rat, *ZeroDivision, error) {
@@ -507,7 +508,7 @@ func (e *Expr) Eval() (Rat, *ZeroDivision, error) {
 	return v, zd, nil
 }
 
-func (e *Expr) eval() (Rat, *ZeroDivision, *Error) {
+func (e *Expr) eval() (Rat, *ZeroDivision, *claimcheck.Error) {
 	if len(e.prog) == 0 { // the zero Expr, not built by Parse
 		return Rat{}, nil, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/conformance"
 	"github.com/claimcheck/claimcheck/rational"
 )
@@ -22,13 +23,13 @@ func seedInputs(f *testing.F) []rational.Input {
 	return ins
 }
 
-// checkFuzzError checks the contract of every error: an *Error with the
+// checkFuzzError checks the contract of every error: an *claimcheck.Error with the
 // expected path and, for expression errors, a position within the expression.
 func checkFuzzError(t *testing.T, err error, expr string) {
 	t.Helper()
-	var e *rational.Error
+	var e *claimcheck.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("error %T %v is not a *rational.Error", err, err)
+		t.Fatalf("error %T %v is not a *claimcheck.Error", err, err)
 	}
 	switch e.Path {
 	case "/expression":
@@ -36,7 +37,7 @@ func checkFuzzError(t *testing.T, err error, expr string) {
 			t.Fatalf("%q: position %d outside [0, %d]", expr, e.Position, utf8.RuneCountInString(expr))
 		}
 	case "/claimed_value":
-		if e.Position != rational.NoPosition {
+		if e.Position != claimcheck.NoPosition {
 			t.Fatalf("claim error with position %d", e.Position)
 		}
 	default:

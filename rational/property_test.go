@@ -9,7 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/rational"
 )
 
@@ -186,8 +186,8 @@ func TestValueIsBigRatValue(t *testing.T) {
 		res, err := rational.CheckRational(rational.Input{Expression: expr, ClaimedValue: "0"})
 		switch {
 		case want.limitPos >= 0:
-			e, ok := err.(*rational.Error)
-			if !ok || e.Code != errs.LimitExceeded || e.Position != want.limitPos || e.Limit != "max_value_digits" {
+			e, ok := err.(*claimcheck.Error)
+			if !ok || e.Code != claimcheck.LimitExceeded || e.Position != want.limitPos || e.Limit != "max_value_digits" {
 				t.Fatalf("%q: got %v, %v; want digit limit at %d", expr, res.Value, err, want.limitPos)
 			}
 		case err != nil:

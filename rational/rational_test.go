@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/rational"
 )
 
@@ -17,7 +17,7 @@ type row struct {
 	limits rational.Limits
 
 	// The expected answer: an error (code set) or a Result.
-	code  errs.Code
+	code  claimcheck.Code
 	path  string
 	pos   int // error position, or a division by zero's position
 	limit string
@@ -55,15 +55,15 @@ func divZero(reason, expr string, pos int, divisor string) row {
 }
 
 func invalid(reason, expr string, pos int) row {
-	return row{reason: reason, in: in(expr, "1", true), code: errs.InvalidInput, path: "/expression", pos: pos}
+	return row{reason: reason, in: in(expr, "1", true), code: claimcheck.InvalidInput, path: "/expression", pos: pos}
 }
 
 func over(reason, expr string, pos int, limit string) row {
-	return row{reason: reason, in: in(expr, "1", true), code: errs.LimitExceeded, path: "/expression", pos: pos, limit: limit}
+	return row{reason: reason, in: in(expr, "1", true), code: claimcheck.LimitExceeded, path: "/expression", pos: pos, limit: limit}
 }
 
 func badClaim(reason, claim string) row {
-	return row{reason: reason, in: in("1", claim, true), code: errs.InvalidInput, path: "/claimed_value", pos: errs.NoPosition}
+	return row{reason: reason, in: in("1", claim, true), code: claimcheck.InvalidInput, path: "/claimed_value", pos: claimcheck.NoPosition}
 }
 
 func (r row) with(l rational.Limits) row { r.limits = l; return r }
@@ -258,12 +258,12 @@ var rows = []row{
 	badClaim("empty claim", ""),
 	badClaim("two slashes", "1/2/3"),
 	badClaim("pattern before digit limit", "0"+d501),
-	{reason: "501-digit claim numerator", in: in("1", d501, true), code: errs.LimitExceeded, path: "/claimed_value", pos: errs.NoPosition, limit: "max_value_digits"},
-	{reason: "501-digit negative claim; the sign is no digit", in: in("1", "-"+d501, true), code: errs.LimitExceeded, path: "/claimed_value", pos: errs.NoPosition, limit: "max_value_digits"},
-	{reason: "501-digit claim denominator", in: in("1", "1/"+d501, true), code: errs.LimitExceeded, path: "/claimed_value", pos: errs.NoPosition, limit: "max_value_digits"},
+	{reason: "501-digit claim numerator", in: in("1", d501, true), code: claimcheck.LimitExceeded, path: "/claimed_value", pos: claimcheck.NoPosition, limit: "max_value_digits"},
+	{reason: "501-digit negative claim; the sign is no digit", in: in("1", "-"+d501, true), code: claimcheck.LimitExceeded, path: "/claimed_value", pos: claimcheck.NoPosition, limit: "max_value_digits"},
+	{reason: "501-digit claim denominator", in: in("1", "1/"+d501, true), code: claimcheck.LimitExceeded, path: "/claimed_value", pos: claimcheck.NoPosition, limit: "max_value_digits"},
 	valid("500-digit claim", "-"+d500, "-"+d500),
-	{reason: "claim is checked before the expression is tokenised", in: in("a", "x", true), code: errs.InvalidInput, path: "/claimed_value", pos: errs.NoPosition},
-	{reason: "expression bytes are checked before the claim", in: in("", "x", true), code: errs.InvalidInput, path: "/expression", pos: 0},
+	{reason: "claim is checked before the expression is tokenised", in: in("a", "x", true), code: claimcheck.InvalidInput, path: "/claimed_value", pos: claimcheck.NoPosition},
+	{reason: "expression bytes are checked before the claim", in: in("", "x", true), code: claimcheck.InvalidInput, path: "/expression", pos: 0},
 
 	// Configured limits.
 	over("configured token limit", "1+1", 2, "max_tokens").with(rational.Limits{MaxTokens: 2}),
@@ -293,11 +293,11 @@ func TestCheckRational(t *testing.T) {
 	}
 }
 
-func checkError(t *testing.T, err error, code errs.Code, path string, pos int, limit string) {
+func checkError(t *testing.T, err error, code claimcheck.Code, path string, pos int, limit string) {
 	t.Helper()
-	var e *rational.Error
+	var e *claimcheck.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("error %v is not a *rational.Error", err)
+		t.Fatalf("error %v is not a *claimcheck.Error", err)
 	}
 	if e.Code != code || e.Path != path || e.Position != pos || e.Limit != limit {
 		t.Fatalf("got %s %q @%d limit %q (%s); want %s %q @%d limit %q", e.Code, e.Path, e.Position, e.Limit, e.Message, code, path, pos, limit)
@@ -348,7 +348,7 @@ func checkResult(t *testing.T, r row, res rational.Result) {
 		if want == "" { // computed: value - claim
 			want = res.Value.Sub(claim).String()
 		}
-		if d.Field != rational.FieldClaimedValue || d.Position != rational.NoPosition || d.DivisorText != "" ||
+		if d.Field != rational.FieldClaimedValue || d.Position != claimcheck.NoPosition || d.DivisorText != "" ||
 			ratString(d.ActualValue) != r.value || ratString(d.Difference) != want {
 			t.Fatalf("got %+v, want difference %s", *d, want)
 		}
@@ -437,19 +437,19 @@ func TestParseClaim(t *testing.T) {
 		}
 	}
 	_, err := rational.ParseClaim("1.0")
-	checkError(t, err, errs.InvalidInput, "/claimed_value", errs.NoPosition, "")
+	checkError(t, err, claimcheck.InvalidInput, "/claimed_value", claimcheck.NoPosition, "")
 	_, err = rational.Limits{MaxValueDigits: 3}.ParseClaim("1/1000")
-	checkError(t, err, errs.LimitExceeded, "/claimed_value", errs.NoPosition, "max_value_digits")
+	checkError(t, err, claimcheck.LimitExceeded, "/claimed_value", claimcheck.NoPosition, "max_value_digits")
 }
 
 func TestValidateExpression(t *testing.T) {
 	if err := rational.ValidateExpression("1 + a"); err != nil {
 		t.Errorf("lexical errors are not step 2: %v", err)
 	}
-	checkError(t, rational.ValidateExpression(""), errs.InvalidInput, "/expression", 0, "")
-	checkError(t, rational.ValidateExpression(strings.Repeat("1", 4097)), errs.LimitExceeded, "/expression", 0, "max_expression_bytes")
-	checkError(t, rational.ValidateExpression("😀×\xed\xa0\x80"), errs.InvalidInput, "/expression", 2, "")
-	checkError(t, rational.Limits{MaxExpressionBytes: 1}.ValidateExpression("12"), errs.LimitExceeded, "/expression", 0, "max_expression_bytes")
+	checkError(t, rational.ValidateExpression(""), claimcheck.InvalidInput, "/expression", 0, "")
+	checkError(t, rational.ValidateExpression(strings.Repeat("1", 4097)), claimcheck.LimitExceeded, "/expression", 0, "max_expression_bytes")
+	checkError(t, rational.ValidateExpression("😀×\xed\xa0\x80"), claimcheck.InvalidInput, "/expression", 2, "")
+	checkError(t, rational.Limits{MaxExpressionBytes: 1}.ValidateExpression("12"), claimcheck.LimitExceeded, "/expression", 0, "max_expression_bytes")
 }
 
 func TestParseAndEval(t *testing.T) {
@@ -480,11 +480,11 @@ func TestParseAndEval(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = e.Eval()
-	checkError(t, err, errs.LimitExceeded, "/expression", 2, "max_value_digits")
+	checkError(t, err, claimcheck.LimitExceeded, "/expression", 2, "max_value_digits")
 	_, err = rational.Parse("1 +")
-	checkError(t, err, errs.InvalidInput, "/expression", 3, "")
+	checkError(t, err, claimcheck.InvalidInput, "/expression", 3, "")
 	_, err = rational.Parse("\xff")
-	checkError(t, err, errs.InvalidInput, "/expression", 0, "")
+	checkError(t, err, claimcheck.InvalidInput, "/expression", 0, "")
 }
 
 func TestRatZeroValue(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/rational"
 	"pgregory.net/rapid"
 )
@@ -55,7 +56,7 @@ func TestMaxDepthIsCapped(t *testing.T) {
 	lim := rational.Limits{MaxExpressionBytes: 1 << 24, MaxTokens: 1 << 22, MaxDepth: 1 << 30}
 	expr := strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000)
 	_, err := lim.Parse(expr)
-	var e *rational.Error
+	var e *claimcheck.Error
 	if !errors.As(err, &e) || e.Limit != "max_depth" || e.Position != 4096 {
 		t.Fatalf("Parse(100000 parentheses) = %v, want max_depth at 4096", err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -165,7 +166,7 @@ func TestExecuteRefusesExactlyWhatInputSchemaRejects(t *testing.T) {
 					checkOutputDoc(t, tool, out)
 					return
 				}
-				var e *schema.Error
+				var e *claimcheck.Error
 				if !errors.As(err, &e) || e.Code != "invalid_input" {
 					t.Fatalf("the input schema rejects %s (%v); Execute: %s, %v", doc, verr, out, err)
 				}

@@ -31,7 +31,7 @@
 //
 // Nesting depth is never an error and costs no recursion: an array a million
 // levels deep where a scalar belongs is answered quickly, at that element's
-// path. Errors are *[Error] values whose JSON form is the error document
+// path. Errors are *[claimcheck.Error] values whose JSON form is the error document
 //
 //	{"error":{"code":"invalid_input","path":"/source/3","message":"..."}}
 //

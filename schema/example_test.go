@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -46,11 +47,11 @@ func ExampleExecute_rational() {
 	// {"valid":false,"reason":"value_mismatch","value":"-1/6","first_discrepancy":{"field":"claimed_value","claimed_value":"1/6","canonical_claim":"1/6","actual_value":"-1/6","difference":"-1/3","position":null,"divisor_text":null},"reference_version":"ISO/IEC 10967-2:2001 (LIA-2) exact-result terminology; exact arithmetic over the rationals with canonical reduced form; RFC 8259 sec. 6 integer grammar and sec. 7 strings"}
 }
 
-// Input the tool refuses is an *Error; json.Marshal of it is the error
+// Input the tool refuses is an *claimcheck.Error; json.Marshal of it is the error
 // document, and errors.As finds its code and path.
 func ExampleError() {
 	_, err := schema.Execute("multiset-equality-check", "", []byte(`{"source":[1e400],"claim":[]}`))
-	var e *schema.Error
+	var e *claimcheck.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Code, e.Path)
 	}
@@ -68,13 +69,13 @@ func ExampleError() {
 
 // Lookup finds a served tool; an empty version means the newest.
 func ExampleLookup() {
-	tool, ok := schema.Lookup("rational-expression-check", "")
-	fmt.Println(ok, tool.Version, tool.ExecuteURL, tool.Limit("max_tokens"))
-	_, ok = schema.Lookup("rational-expression-check", "2.0.0")
-	fmt.Println(ok)
+	tool, err := schema.Lookup("rational-expression-check", "")
+	fmt.Println(err, tool.Version, tool.ExecuteURL, tool.Limit("max_tokens"))
+	_, err = schema.Lookup("rational-expression-check", "2.0.0")
+	fmt.Println(err)
 	// Output:
-	// true 1.0.0 /v1/tools/rational-expression-check/versions/1.0.0/execute 1024
-	// false
+	// <nil> 1.0.0 /v1/tools/rational-expression-check/versions/1.0.0/execute 1024
+	// unknown_tool at the document root: no tool rational-expression-check@2.0.0
 }
 
 // Tools lists the served tools in a fixed order.

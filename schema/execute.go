@@ -3,19 +3,17 @@ package schema
 import (
 	"unicode/utf8"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/jsonw"
 	"github.com/claimcheck/claimcheck/multiset"
 )
 
-// Error is the error type of every claimcheck package; its JSON form
-// (json.Marshal, or AppendJSON) is the error document.
-type Error = errs.Error
-
 // Execute runs one tool on one input document and returns the output
-// document, or an *[Error] whose JSON form is the error document: code
+// document, or an *[claimcheck.Error] whose JSON form is the error document: code
 // invalid_input or limit_exceeded for input the tool refuses, unknown_tool
 // for a tool id or version not served (an empty version means the newest).
 //
@@ -27,13 +25,9 @@ type Error = errs.Error
 // Output documents are deterministic bytes with members in the output
 // schema's property order. Execute is safe for concurrent use.
 func Execute(toolID, version string, input []byte) ([]byte, error) {
-	t, ok := Lookup(toolID, version)
-	if !ok {
-		name := toolID
-		if version != "" {
-			name += "@" + version
-		}
-		return nil, &errs.Error{Code: errs.UnknownTool, Position: errs.NoPosition, Message: "no tool " + name}
+	t, err := Lookup(toolID, version)
+	if err != nil {
+		return nil, err
 	}
 	return t.Execute(input)
 }
@@ -50,7 +44,7 @@ func (t *Tool) Execute(input []byte) ([]byte, error) {
 	case RationalExpression:
 		return t.executeRational(src)
 	}
-	return nil, &errs.Error{Code: errs.UnknownTool, Position: errs.NoPosition, Message: "no tool " + t.ID}
+	return nil, errs.Coded(claimcheck.UnknownTool, "no tool "+t.ID)
 }
 
 // bagLimits are a multiset tool's limits, from its descriptor: the JSON
@@ -96,10 +90,10 @@ func object(doc *jsontext.Doc, i int, path string, names []string, out []int) er
 			k++
 		}
 		if k == len(names) {
-			return errs.Invalid(memberPath(path, name), "unknown member "+string(errs.AppendString(nil, name)))
+			return errs.Invalid(memberPath(path, name), "unknown member "+string(jsonw.AppendString(nil, name)))
 		}
 		if out[k] >= 0 {
-			return errs.Invalid(memberPath(path, name), "duplicate member "+string(errs.AppendString(nil, name)))
+			return errs.Invalid(memberPath(path, name), "duplicate member "+string(jsonw.AppendString(nil, name)))
 		}
 		out[k] = c
 		c = mn.Skip
@@ -113,7 +107,7 @@ func object(doc *jsontext.Doc, i int, path string, names []string, out []int) er
 }
 
 func memberPath(path, name string) string {
-	return string(errs.AppendPointerToken([]byte(path), name))
+	return string(jsonw.AppendPointerToken([]byte(path), name))
 }
 
 func describe(path string) string {
@@ -170,7 +164,7 @@ func array(doc *jsontext.Doc, i int, path string) bag.Array {
 			return s, errs.Invalid(errs.Index(path, k), "element is "+kindName(e.Kind)+", not a scalar")
 		}
 		if err != nil {
-			ce := *err.(*errs.Error)
+			ce := *err.(*claimcheck.Error)
 			ce.Path = errs.Index(path, k)
 			return s, &ce
 		}

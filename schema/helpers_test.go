@@ -12,6 +12,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/conformance"
 	"github.com/claimcheck/claimcheck/schema"
 )
@@ -152,13 +153,13 @@ const errorDocSchema = `{
   }}
 }`
 
-// checkErrorDoc checks that err is an *schema.Error whose JSON form is an
+// checkErrorDoc checks that err is an *claimcheck.Error whose JSON form is an
 // error document of tool with a code Execute may give for a served tool.
-func checkErrorDoc(t tb, tool *schema.Tool, err error) *schema.Error {
+func checkErrorDoc(t tb, tool *schema.Tool, err error) *claimcheck.Error {
 	t.Helper()
-	var e *schema.Error
+	var e *claimcheck.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("error %T %v is not a *schema.Error", err, err)
+		t.Fatalf("error %T %v is not a *claimcheck.Error", err, err)
 	}
 	if e.Code != "invalid_input" && e.Code != "limit_exceeded" {
 		t.Fatalf("code %q from a served tool", e.Code)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/conformance"
 	"github.com/claimcheck/claimcheck/schema"
 )
@@ -97,26 +98,27 @@ func TestDescriptorsMatchSeeds(t *testing.T) {
 
 func jsonInt(n int) string { b, _ := json.Marshal(n); return string(b) }
 
-// TestLookup: "" is the newest version; unknown ids and versions are false.
+// TestLookup: "" is the newest version; unknown ids and versions are
+// unknown_tool errors.
 func TestLookup(t *testing.T) {
 	for _, tool := range schema.Tools() {
-		got, ok := schema.Lookup(tool.ID, "")
-		if !ok || got != tool {
-			t.Errorf("Lookup(%q, \"\") = %v, %v", tool.ID, got, ok)
+		got, err := schema.Lookup(tool.ID, "")
+		if err != nil || got != tool {
+			t.Errorf("Lookup(%q, \"\") = %v, %v", tool.ID, got, err)
 		}
-		got, ok = schema.Lookup(tool.ID, tool.Version)
-		if !ok || got != tool {
-			t.Errorf("Lookup(%q, %q) = %v, %v", tool.ID, tool.Version, got, ok)
+		got, err = schema.Lookup(tool.ID, tool.Version)
+		if err != nil || got != tool {
+			t.Errorf("Lookup(%q, %q) = %v, %v", tool.ID, tool.Version, got, err)
 		}
 		for _, v := range []string{"2.0.0", "1.0", "1.0.0.0", "v1.0.0", " 1.0.0"} {
-			if got, ok := schema.Lookup(tool.ID, v); ok || got != nil {
-				t.Errorf("Lookup(%q, %q) = %v, %v; want nil, false", tool.ID, v, got, ok)
+			if got, err := schema.Lookup(tool.ID, v); !errors.Is(err, claimcheck.ErrUnknownTool) || got != nil {
+				t.Errorf("Lookup(%q, %q) = %v, %v; want nil, unknown_tool", tool.ID, v, got, err)
 			}
 		}
 	}
 	for _, id := range []string{"", "multiset", "Multiset-Equality-Check", "multiset-equality-check ", "rational"} {
-		if got, ok := schema.Lookup(id, ""); ok || got != nil {
-			t.Errorf("Lookup(%q, \"\") = %v, %v; want nil, false", id, got, ok)
+		if got, err := schema.Lookup(id, ""); !errors.Is(err, claimcheck.ErrUnknownTool) || got != nil {
+			t.Errorf("Lookup(%q, \"\") = %v, %v; want nil, unknown_tool", id, got, err)
 		}
 	}
 	// Tools returns a copy: changing it changes nothing.
@@ -134,7 +136,7 @@ func TestExecuteUnknownTool(t *testing.T) {
 		{"no-such-tool", ""}, {"", ""}, {schema.MultisetEquality, "9.9.9"}, {schema.RationalExpression, "1.0"},
 	} {
 		out, err := schema.Execute(c.id, c.version, []byte("not even JSON"))
-		var e *schema.Error
+		var e *claimcheck.Error
 		if out != nil || !errors.As(err, &e) || e.Code != "unknown_tool" || e.Path != "" || e.Position != -1 || e.Message == "" {
 			t.Errorf("Execute(%q, %q) = %s, %#v", c.id, c.version, out, err)
 			continue

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -181,7 +182,7 @@ func TestStrictness(t *testing.T) {
 				checkOutputDoc(t, tool, out)
 				return
 			}
-			var e *schema.Error
+			var e *claimcheck.Error
 			if !errors.As(err, &e) {
 				t.Fatalf("%.200q: %s, %v; want %s at %q", r.in, out, err, r.code, r.path)
 			}

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/errs"
 )
 
 //go:embed descriptors/*.json
@@ -146,21 +149,29 @@ func compact(b []byte) []byte {
 func Tools() []*Tool { return append([]*Tool(nil), tools...) }
 
 // Lookup returns the tool with the given id and version; an empty version
-// means the newest. It reports false for a tool or version not served.
-func Lookup(id, version string) (*Tool, bool) {
+// means the newest. A tool or version not served is an *[claimcheck.Error]
+// with code unknown_tool, the error [Execute] returns for it.
+func Lookup(id, version string) (*Tool, error) {
 	var best *Tool
 	for _, t := range tools {
 		if t.ID != id {
 			continue
 		}
 		if t.Version == version {
-			return t, true
+			return t, nil
 		}
 		if version == "" && (best == nil || versionLess(best.Version, t.Version)) {
 			best = t
 		}
 	}
-	return best, best != nil
+	if best == nil {
+		name := id
+		if version != "" {
+			name += "@" + version
+		}
+		return nil, errs.Coded(claimcheck.UnknownTool, "no tool "+name)
+	}
+	return best, nil
 }
 
 // versionLess compares dotted numeric versions.

@@ -17,9 +17,9 @@ import (
 // These tests call batch in the test process, so -race sees the pipeline.
 
 func equalityTool(t testing.TB) *schema.Tool {
-	tool, ok := schema.Lookup(schema.MultisetEquality, "")
-	if !ok {
-		t.Fatal("no equality tool")
+	tool, err := schema.Lookup(schema.MultisetEquality, "")
+	if err != nil {
+		t.Fatal(err)
 	}
 	return tool
 }

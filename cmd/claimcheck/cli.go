@@ -9,7 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -149,17 +149,17 @@ func openInput(pos []string, stdin io.Reader) (r io.Reader, name string, closeFn
 // A malformed one is a usage error, reported on stderr: ok is false. A tool
 // not served gives t == nil and the unknown_tool error, as schema.Execute
 // answers it.
-func resolveTool(arg string, stderr io.Writer) (t *schema.Tool, unknown *errs.Error, ok bool) {
+func resolveTool(arg string, stderr io.Writer) (t *schema.Tool, unknown *claimcheck.Error, ok bool) {
 	id, version, err := parseToolID(arg)
 	if err != nil {
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
 		return nil, nil, false
 	}
-	if t, found := schema.Lookup(id, version); found {
-		return t, nil, true
+	t, err = schema.Lookup(id, version)
+	if err != nil {
+		return nil, err.(*claimcheck.Error), true
 	}
-	_, err = schema.Execute(id, version, nil)
-	return nil, err.(*errs.Error), true
+	return t, nil, true
 }
 
 func toolsCmd(args []string, stdout, stderr io.Writer) int {

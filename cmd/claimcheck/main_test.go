@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/conformance"
-	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -56,9 +56,9 @@ func runBinary(t testing.TB, stdin []byte, args ...string) (stdout, stderr []byt
 	return o.Bytes(), e.Bytes(), 0
 }
 
-// parseErrorDoc decodes an error document into an *errs.Error; it fails
+// parseErrorDoc decodes an error document into an *claimcheck.Error; it fails
 // the test when doc is not one.
-func parseErrorDoc(t testing.TB, doc []byte) *errs.Error {
+func parseErrorDoc(t testing.TB, doc []byte) *claimcheck.Error {
 	t.Helper()
 	var d struct {
 		Error *struct {
@@ -72,7 +72,7 @@ func parseErrorDoc(t testing.TB, doc []byte) *errs.Error {
 	if err := json.Unmarshal(doc, &d); err != nil || d.Error == nil || d.Error.Path == nil {
 		t.Fatalf("not an error document: %.300s", doc)
 	}
-	e := &errs.Error{Code: errs.Code(d.Error.Code), Path: *d.Error.Path, Position: errs.NoPosition, Limit: d.Error.Limit, Message: d.Error.Message}
+	e := &claimcheck.Error{Code: claimcheck.Code(d.Error.Code), Path: *d.Error.Path, Position: claimcheck.NoPosition, Limit: d.Error.Limit, Message: d.Error.Message}
 	if d.Error.Position != nil {
 		e.Position = *d.Error.Position
 	}
@@ -256,7 +256,7 @@ func TestBatchLines(t *testing.T) {
 				continue
 			}
 			e := parseErrorDoc(t, []byte(lines[i]))
-			if string(e.Code) != w.code || e.Path != w.path || e.Limit != w.limit || e.Position != errs.NoPosition {
+			if string(e.Code) != w.code || e.Path != w.path || e.Limit != w.limit || e.Position != claimcheck.NoPosition {
 				t.Errorf("answer %d: %s, want %+v", i, lines[i], w)
 			}
 		}
@@ -292,7 +292,7 @@ func TestBatchParallelOrder(t *testing.T) {
 		}
 		out, err := schema.Execute(schema.MultisetEquality, "", []byte(line))
 		if err != nil {
-			out = err.(*errs.Error).AppendJSON(nil)
+			out = err.(*claimcheck.Error).AppendJSON(nil)
 		}
 		want.Write(append(out, '\n'))
 	}

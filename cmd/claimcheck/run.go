@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/schema"
 )
@@ -28,7 +29,7 @@ const (
 func answer(dst []byte, t *schema.Tool, input []byte) (out []byte, o outcome, report string) {
 	defer func() {
 		if v := recover(); v != nil {
-			e := &errs.Error{Code: errs.Internal, Position: errs.NoPosition, Message: "internal error: the tool panicked"}
+			e := errs.Coded(codeInternal, "internal error: the tool panicked")
 			out, o, report = e.AppendJSON(dst), gotInternal, fmt.Sprintf("panic: %v\n%s", v, debug.Stack())
 		}
 	}()
@@ -36,17 +37,21 @@ func answer(dst []byte, t *schema.Tool, input []byte) (out []byte, o outcome, re
 	if err == nil {
 		return append(dst, doc...), gotOutput, ""
 	}
-	var e *errs.Error
+	var e *claimcheck.Error
 	if !errors.As(err, &e) {
-		// Execute documents *schema.Error as its only error; anything else
+		// Execute documents *claimcheck.Error as its only error; anything else
 		// is a bug, reported the same way as a panic.
-		panic(fmt.Sprintf("%s returned %T, not *schema.Error: %v", t.ID, err, err))
+		panic(fmt.Sprintf("%s returned %T, not *claimcheck.Error: %v", t.ID, err, err))
 	}
 	return e.AppendJSON(dst), gotError, ""
 }
 
+// codeInternal is the code of the document a line gets when its tool
+// panicked (exit status 3). It is the CLI's, not the tools' contract's.
+const codeInternal claimcheck.Code = "internal_error"
+
 // tooLarge is the error document of a document or line over the byte cap.
-func tooLarge(what string, max int64) *errs.Error {
+func tooLarge(what string, max int64) *claimcheck.Error {
 	return errs.Limit("", "max_document_bytes", what+" is larger than "+strconv.FormatInt(max, 10)+" bytes")
 }
 

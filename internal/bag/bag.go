@@ -24,7 +24,7 @@ type Limits struct {
 
 // Array is one input array: its JSON Pointer path, its length, and an
 // accessor that returns element i as a Scalar, or the element's error (an
-// *errs.Error, at the element's path).
+// *claimcheck.Error, at the element's path).
 type Array struct {
 	Path string
 	N    int

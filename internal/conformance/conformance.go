@@ -23,7 +23,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck"
 )
 
 // Case is one conformance case.
@@ -125,7 +125,7 @@ func Run(t *testing.T, tool string, run func(t *testing.T, c Case)) {
 }
 
 // Check compares an answer with the case: output (compared as a JSON value)
-// when err is nil, otherwise err, which must be an *errs.Error.
+// when err is nil, otherwise err, which must be an *claimcheck.Error.
 func Check(t testing.TB, c Case, output []byte, err error) {
 	t.Helper()
 	if c.Error != nil {
@@ -146,12 +146,12 @@ func Check(t testing.TB, c Case, output []byte, err error) {
 // CheckError compares err with the case's expected error.
 func CheckError(t testing.TB, c Case, err error) {
 	t.Helper()
-	var e *errs.Error
+	var e *claimcheck.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("error %T (%v) is not an *errs.Error", err, err)
+		t.Fatalf("error %T (%v) is not an *claimcheck.Error", err, err)
 	}
 	w := c.Error
-	wantPos := errs.NoPosition
+	wantPos := claimcheck.NoPosition
 	if w.Position != nil {
 		wantPos = *w.Position
 	}

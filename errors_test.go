@@ -1,0 +1,50 @@
+package claimcheck_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/claimcheck/claimcheck"
+)
+
+func TestErrorForms(t *testing.T) {
+	for _, tc := range []struct {
+		err       *claimcheck.Error
+		doc, text string
+		is        error
+		reason    string
+	}{
+		{&claimcheck.Error{Code: claimcheck.InvalidInput, Position: claimcheck.NoPosition, Message: "bad"}, `{"error":{"code":"invalid_input","path":"","message":"bad"}}`,
+			"invalid_input at the document root: bad", claimcheck.ErrInvalidInput, "no position, no limit"},
+		{&claimcheck.Error{Code: claimcheck.InvalidInput, Path: "/expression", Position: 4, Message: "unexpected character 'a'"},
+			`{"error":{"code":"invalid_input","path":"/expression","position":4,"message":"unexpected character 'a'"}}`,
+			"invalid_input at /expression, position 4: unexpected character 'a'", claimcheck.ErrInvalidInput, "the contract's example"},
+		{&claimcheck.Error{Code: claimcheck.LimitExceeded, Path: "/source", Position: claimcheck.NoPosition, Limit: "max_items", Message: "too many"}, `{"error":{"code":"limit_exceeded","path":"/source","limit":"max_items","message":"too many"}}`,
+			"limit_exceeded at /source (max_items): too many", claimcheck.ErrLimitExceeded, "limit, no position"},
+		{&claimcheck.Error{Code: claimcheck.LimitExceeded, Path: "/expression", Position: 0, Limit: "max_tokens", Message: "x"}, `{"error":{"code":"limit_exceeded","path":"/expression","position":0,"limit":"max_tokens","message":"x"}}`,
+			"limit_exceeded at /expression, position 0 (max_tokens): x", claimcheck.ErrLimitExceeded, "position 0 is a position"},
+		{&claimcheck.Error{Code: claimcheck.UnknownTool, Position: claimcheck.NoPosition, Message: "no tool x"}, `{"error":{"code":"unknown_tool","path":"","message":"no tool x"}}`,
+			"unknown_tool at the document root: no tool x", claimcheck.ErrUnknownTool, "unknown tool"},
+	} {
+		if tc.reason == "" {
+			t.Fatal("row without a reason")
+		}
+		b, err := json.Marshal(tc.err)
+		if err != nil || string(b) != tc.doc {
+			t.Errorf("%s: json.Marshal = %s, %v; want %s", tc.reason, b, err, tc.doc)
+		}
+		if got := tc.err.Error(); got != tc.text {
+			t.Errorf("%s: Error() = %q, want %q", tc.reason, got, tc.text)
+		}
+		var wrapped error = tc.err
+		if !errors.Is(wrapped, tc.is) {
+			t.Errorf("%s: errors.Is(err, %v) = false", tc.reason, tc.is)
+		}
+		for _, other := range []error{claimcheck.ErrInvalidInput, claimcheck.ErrLimitExceeded, claimcheck.ErrUnknownTool} {
+			if other != tc.is && errors.Is(wrapped, other) {
+				t.Errorf("%s: errors.Is(err, %v) = true", tc.reason, other)
+			}
+		}
+	}
+}
