@@ -12,17 +12,17 @@ import (
 
 // A grader checks three claims, one per tool, with the typed Go API.
 func Example() {
-	eq, _ := multiset.CheckEquality(multiset.EqualityInput{
+	eq, _ := multiset.CheckEquality(multiset.EqualityInput[any]{
 		Source: []any{1, 2, 2, "x"},
 		Claim:  []any{2, "x", 1.0, 2},
-	})
+	}, multiset.Limits{})
 	fmt.Println("same bag:", eq.Valid)
 
-	diff, _ := multiset.CheckDifference(multiset.DifferenceInput{
+	diff, _ := multiset.CheckDifference(multiset.DifferenceInput[any]{
 		Left:  []any{"a", "b", "a"},
 		Right: []any{"a"},
-		Claim: multiset.DifferenceClaim{LeftOnly: []any{"a", "b"}},
-	})
+		Claim: multiset.DifferenceClaim[any]{LeftOnly: []any{"a", "b"}},
+	}, multiset.Limits{})
 	fmt.Println("difference:", diff)
 
 	r, _ := rational.CheckRational(rational.Input{

@@ -67,15 +67,24 @@ func ExampleOf() {
 	s, err := canon.Of(uint8(7))
 	fmt.Println(s.Kind(), s, err)
 
-	s, err = canon.Of(float32(0.1)) // the double a float32 is, exactly
+	s, err = canon.Of(float32(0.1)) // what encoding/json writes for it
 	fmt.Println(s.Kind(), s, err)
 
+	var e *claimcheck.Error
+	_, err = canon.Of(int64(1<<53 + 1)) // a double would round it: refused
+	if errors.As(err, &e) {
+		fmt.Println(e.Code, e.Message)
+	}
+
 	_, err = canon.Of([]int{1, 2})
-	fmt.Println(err)
+	if errors.As(err, &e) {
+		fmt.Println(e.Code, e.Message)
+	}
 	// Output:
 	// number 7 <nil>
-	// number 0.10000000149011612 <nil>
-	// invalid_input at the document root: []int is not a JSON scalar (want nil, bool, string, a number or json.Number)
+	// number 0.1 <nil>
+	// invalid_input integer 9007199254740993 is not exactly a double; pass it as a string
+	// invalid_input []int is not a JSON scalar (want nil, bool, string, a number or json.Number)
 }
 
 // ParseNumber reads a JSON number literal: strict grammar, one rounding to
@@ -113,7 +122,7 @@ func ExampleScalar() {
 	fmt.Println(of("1") == of(1))                  // a string is never a number
 	fmt.Println(of(true) == of("true"))            // nor a boolean
 	fmt.Println(of(nil) == canon.NullScalar())     // nil is null
-	fmt.Println(of(int64(1<<53+1)) == of(1<<53))   // integers round to the nearest double
+	fmt.Println(of(float32(0.1)) == of(0.1))       // a float32 is what encoding/json writes
 	// Output:
 	// true
 	// true

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"reflect"
 	"strconv"
 	"strings"
@@ -67,6 +68,58 @@ func NumberScalar(f float64) (Scalar, error) {
 		return Scalar{}, errs.Invalid("", "number "+strconv.FormatFloat(f, 'g', -1, 64)+" is not finite")
 	}
 	return Scalar{kind: Number, num: f + 0}, nil // f + 0 turns -0 into +0
+}
+
+// IntScalar returns the Scalar of a Go integer. An integer that a double
+// holds exactly (every one of magnitude at most 2^53, and larger ones such as
+// 2^60) is that double; any other (such as 2^53+1) is an *[claimcheck.Error]:
+// as a JSON number it would round to a different value, so two different
+// integers could compare equal. Pass such a value as a string instead.
+func IntScalar(i int64) (Scalar, error) {
+	u := uint64(i)
+	if i < 0 {
+		u = -u // two's complement: right for math.MinInt64 too
+	}
+	if !exactUint(u) {
+		return Scalar{}, inexactInt(strconv.FormatInt(i, 10))
+	}
+	return Scalar{kind: Number, num: float64(i)}, nil
+}
+
+// UintScalar is [IntScalar] for unsigned integers: math.MaxUint64 is refused,
+// 1<<63 is accepted.
+func UintScalar(u uint64) (Scalar, error) {
+	if !exactUint(u) {
+		return Scalar{}, inexactInt(strconv.FormatUint(u, 10))
+	}
+	return Scalar{kind: Number, num: float64(u)}, nil
+}
+
+// exactUint reports whether float64(u) == u exactly: the bits between the
+// highest and lowest set bit fit in a double's 53-bit significand.
+func exactUint(u uint64) bool {
+	if u == 0 {
+		return true
+	}
+	return u>>bits.TrailingZeros64(u) < 1<<53
+}
+
+func inexactInt(text string) error {
+	return errs.Invalid("", "integer "+text+" is not exactly a double; pass it as a string")
+}
+
+// Float32Scalar returns the Scalar of a float32: the number encoding/json
+// writes for it (the shortest decimal that reads back as the same float32),
+// read as a double. So float32(0.1) is the JSON number 0.1, not the double
+// nearest the float32 (0.10000000149011612). NaN and ±Inf are an
+// *[claimcheck.Error].
+func Float32Scalar(f float32) (Scalar, error) {
+	if f != f || math.IsInf(float64(f), 0) {
+		return NumberScalar(float64(f)) // the same refusal as for a double
+	}
+	var buf [32]byte
+	d, _ := strconv.ParseFloat(string(strconv.AppendFloat(buf[:0], float64(f), 'g', -1, 32)), 64)
+	return Scalar{kind: Number, num: d + 0}, nil
 }
 
 // StringScalar returns the Scalar of a string. A string that is not valid
@@ -264,11 +317,17 @@ func validNumber(s string) bool {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // Of returns the Scalar of a Go value: nil, bool, string, float64, float32,
-// any integer type, or json.Number (read as a JSON number literal). Values of
-// named types whose underlying kind is one of these are accepted too.
-// Integers and float32 convert to the nearest double, as a JSON reader would.
-// Anything else (maps, slices, structs, pointers), NaN, ±Inf and invalid UTF-8
-// is an *[claimcheck.Error] saying what and why.
+// any integer type, json.Number, or a Scalar. Values of named types whose
+// underlying kind is one of these are accepted too (a named string type is a
+// string; json.Number is the one exception, read as a JSON number literal).
+//
+// Go values are exact, so none is rounded silently: an integer is the double
+// of the same value and refused when no double is ([IntScalar]); a float32
+// is the number encoding/json writes for it ([Float32Scalar]); a json.Number
+// is JSON text and rounds as the same literal in a document does
+// ([ParseNumber]). Anything else (maps, slices, structs, pointers), NaN, ±Inf,
+// invalid UTF-8 and inexact integers are an *[claimcheck.Error] saying what
+// and why.
 func Of(v any) (Scalar, error) {
 	switch x := v.(type) {
 	case nil:
@@ -280,13 +339,13 @@ func Of(v any) (Scalar, error) {
 	case float64:
 		return NumberScalar(x)
 	case int:
-		return Scalar{kind: Number, num: float64(x)}, nil
+		return IntScalar(int64(x))
 	case int64:
-		return Scalar{kind: Number, num: float64(x)}, nil
+		return IntScalar(x)
 	case json.Number:
 		return ParseNumber(string(x))
 	case float32:
-		return NumberScalar(float64(x))
+		return Float32Scalar(x)
 	case int8:
 		return Scalar{kind: Number, num: float64(x)}, nil
 	case int16:
@@ -294,7 +353,7 @@ func Of(v any) (Scalar, error) {
 	case int32:
 		return Scalar{kind: Number, num: float64(x)}, nil
 	case uint:
-		return Scalar{kind: Number, num: float64(x)}, nil
+		return UintScalar(uint64(x))
 	case uint8:
 		return Scalar{kind: Number, num: float64(x)}, nil
 	case uint16:
@@ -302,9 +361,9 @@ func Of(v any) (Scalar, error) {
 	case uint32:
 		return Scalar{kind: Number, num: float64(x)}, nil
 	case uint64:
-		return Scalar{kind: Number, num: float64(x)}, nil
+		return UintScalar(x)
 	case uintptr:
-		return Scalar{kind: Number, num: float64(x)}, nil
+		return UintScalar(uint64(x))
 	case Scalar:
 		return x, nil
 	}
@@ -320,13 +379,21 @@ func ofReflect(v any) (Scalar, error) {
 	case reflect.String:
 		return StringScalar(rv.String())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return Scalar{kind: Number, num: float64(rv.Int())}, nil
+		return IntScalar(rv.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return Scalar{kind: Number, num: float64(rv.Uint())}, nil
-	case reflect.Float32, reflect.Float64:
+		return UintScalar(rv.Uint())
+	case reflect.Float32:
+		return Float32Scalar(float32(rv.Float()))
+	case reflect.Float64:
 		return NumberScalar(rv.Float())
 	}
-	return Scalar{}, errs.Invalid("", fmt.Sprintf("%T is not a JSON scalar (want nil, bool, string, a number or json.Number)", v))
+	return Scalar{}, notScalar(v)
+}
+
+// notScalar returns the error for a Go value of a type that is not a JSON
+// scalar.
+func notScalar(v any) error {
+	return errs.Invalid("", fmt.Sprintf("%T is not a JSON scalar (want nil, bool, string, a number or json.Number)", v))
 }
 
 // Kind returns the JSON type of s.

@@ -4,83 +4,102 @@ import (
 	"encoding/json"
 	"reflect"
 
-	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
 	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/jsontext"
 )
 
-// array reads a typed input array: each element is converted with canon.Of
-// when the engine visits it, once.
-func array(path string, xs []any) bag.Array {
+// array returns the engine's view of one input array: its path, its length
+// and an accessor that converts element i when the engine visits it (once).
+// Every input form goes through here, so each element type has one reading:
+//
+//   - []any: canon.Of on each element;
+//   - []canon.Scalar: as it is;
+//   - []jsontext.Elem, the elements package schema reads from a document:
+//     their JSON text;
+//   - slices of bool, string, integer, float and json.Number types, named or
+//     not: read through reflect without boxing each element;
+//   - anything else: every element is refused as not a scalar.
+func array[T any](path string, xs []T) bag.Array {
+	var at func(i int) (canon.Scalar, error)
+	switch xs := any(xs).(type) {
+	case []any:
+		at = func(i int) (canon.Scalar, error) { return canon.Of(xs[i]) }
+	case []canon.Scalar:
+		return bag.Array{Path: path, N: len(xs), At: func(i int) (canon.Scalar, error) { return xs[i], nil }}
+	case []jsontext.Elem:
+		return bag.Array{Path: path, N: len(xs), At: func(i int) (canon.Scalar, error) { return elemScalar(path, i, &xs[i]) }}
+	case []string:
+		at = func(i int) (canon.Scalar, error) { return canon.StringScalar(xs[i]) }
+	case []int:
+		at = func(i int) (canon.Scalar, error) { return canon.IntScalar(int64(xs[i])) }
+	case []int64:
+		at = func(i int) (canon.Scalar, error) { return canon.IntScalar(xs[i]) }
+	case []float64:
+		at = func(i int) (canon.Scalar, error) { return canon.NumberScalar(xs[i]) }
+	case []json.Number:
+		at = func(i int) (canon.Scalar, error) { return canon.ParseNumber(string(xs[i])) }
+	default:
+		at = reflectAt(xs)
+	}
 	return bag.Array{Path: path, N: len(xs), At: func(i int) (canon.Scalar, error) {
-		s, err := canon.Of(xs[i])
+		s, err := at(i)
 		if err != nil {
-			return s, withPath(err, path, i)
+			return s, errs.At(err, errs.Index(path, i))
 		}
 		return s, nil
 	}}
 }
 
-// typedArray reads an [Element] slice without boxing each element into an
-// interface (which would allocate per element): the element kind is looked
-// up once and each element read through reflect. The conversions are
-// canon.Of's: json.Number, though a string kind, is a number literal.
-func typedArray[T Element](path string, xs []T) bag.Array {
+// reflectAt reads the elements of a slice of any other type: the element
+// kind is looked up once and each element read through reflect, with the
+// conversions of canon.Of.
+func reflectAt(xs any) func(i int) (canon.Scalar, error) {
 	v := reflect.ValueOf(xs)
 	typ := v.Type().Elem()
-	kind := typ.Kind()
-	if typ == reflect.TypeFor[json.Number]() {
-		kind = reflect.Invalid // read as a number literal below
+	switch typ.Kind() {
+	case reflect.Bool:
+		return func(i int) (canon.Scalar, error) { return canon.BoolScalar(v.Index(i).Bool()), nil }
+	case reflect.String: // a named string type; []json.Number is read above
+		return func(i int) (canon.Scalar, error) { return canon.StringScalar(v.Index(i).String()) }
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return func(i int) (canon.Scalar, error) { return canon.IntScalar(v.Index(i).Int()) }
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return func(i int) (canon.Scalar, error) { return canon.UintScalar(v.Index(i).Uint()) }
+	case reflect.Float32:
+		return func(i int) (canon.Scalar, error) { return canon.Float32Scalar(float32(v.Index(i).Float())) }
+	case reflect.Float64:
+		return func(i int) (canon.Scalar, error) { return canon.NumberScalar(v.Index(i).Float()) }
 	}
-	return bag.Array{Path: path, N: len(xs), At: func(i int) (canon.Scalar, error) {
-		e := v.Index(i)
-		var s canon.Scalar
-		var err error
-		switch kind {
-		case reflect.Bool:
-			return canon.BoolScalar(e.Bool()), nil
-		case reflect.String:
-			s, err = canon.StringScalar(e.String())
-		case reflect.Invalid:
-			s, err = canon.ParseNumber(e.String())
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			s, err = canon.NumberScalar(float64(e.Int()))
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			s, err = canon.NumberScalar(float64(e.Uint()))
-		default: // float32, float64
-			s, err = canon.NumberScalar(e.Float())
-		}
-		if err != nil {
-			return s, withPath(err, path, i)
-		}
+	// Interfaces other than any, pointers, maps, structs...: canon.Of says
+	// why each element is refused.
+	return func(i int) (canon.Scalar, error) { return canon.Of(v.Index(i).Interface()) }
+}
+
+// elemScalar converts one array element of a JSON document; an element that
+// is an array or object, whatever it holds, is refused at its own path.
+func elemScalar(path string, i int, e *jsontext.Elem) (canon.Scalar, error) {
+	var s canon.Scalar
+	var err error
+	switch e.Kind {
+	case jsontext.Null:
 		return s, nil
-	}}
-}
-
-// withPath returns a copy of canon's error placed at element i of path.
-func withPath(err error, path string, i int) error {
-	e := *err.(*claimcheck.Error)
-	e.Path = errs.Index(path, i)
-	return &e
-}
-
-func (l Limits) bag() bag.Limits {
-	return bag.Limits{MaxItems: l.maxItems(), MaxDistinct: l.maxDistinct()}
-}
-
-func equalityResult(m *bag.EqualityMismatch) EqualityResult {
-	if m == nil {
-		return EqualityResult{Valid: true, ReferenceVersion: ReferenceVersion}
+	case jsontext.False:
+		return canon.BoolScalar(false), nil
+	case jsontext.True:
+		return canon.BoolScalar(true), nil
+	case jsontext.Number:
+		s, err = canon.ParseNumber(e.Raw)
+	case jsontext.String:
+		s, err = canon.StringScalar(e.Str())
+	case jsontext.Array:
+		return s, errs.Invalid(errs.Index(path, i), "element is an array, not a scalar")
+	default:
+		return s, errs.Invalid(errs.Index(path, i), "element is an object, not a scalar")
 	}
-	d := &EqualityDiscrepancy{Path: m.Path, Value: m.Value, Expected: m.Expected, Actual: m.Actual}
-	return EqualityResult{Reason: ClaimMismatch, Discrepancy: d, ReferenceVersion: ReferenceVersion}
-}
-
-func differenceResult(m *bag.DifferenceMismatch) DifferenceResult {
-	if m == nil {
-		return DifferenceResult{Valid: true, ReferenceVersion: ReferenceVersion}
+	if err != nil {
+		return s, errs.At(err, errs.Index(path, i))
 	}
-	d := &DifferenceDiscrepancy{Path: m.Path, Expected: m.Expected, Actual: m.Actual}
-	return DifferenceResult{Reason: ClaimMismatch, Discrepancy: d, ReferenceVersion: ReferenceVersion}
+	return s, nil
 }

@@ -66,10 +66,10 @@ func BenchmarkCheckEquality(b *testing.B) {
 			claim []any
 		}{{"shuffled", claim}, {"changed", changedNearEnd(claim)}} {
 			b.Run("n="+strconv.Itoa(n)+"/"+c.name, func(b *testing.B) {
-				in := multiset.EqualityInput{Source: src, Claim: c.claim}
+				in := multiset.EqualityInput[any]{Source: src, Claim: c.claim}
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := multiset.CheckEquality(in); err != nil {
+					if _, err := multiset.CheckEquality(in, multiset.Limits{}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -94,11 +94,11 @@ func BenchmarkCheckDifference(b *testing.B) {
 			lo   []any
 		}{{"exact", lo}, {"changed", changedNearEnd(lo)}} {
 			b.Run("n="+strconv.Itoa(n)+"/"+c.name, func(b *testing.B) {
-				in := multiset.DifferenceInput{Left: left, Right: right,
-					Claim: multiset.DifferenceClaim{LeftOnly: c.lo, RightOnly: ro}}
+				in := multiset.DifferenceInput[any]{Left: left, Right: right,
+					Claim: multiset.DifferenceClaim[any]{LeftOnly: c.lo, RightOnly: ro}}
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := multiset.CheckDifference(in); err != nil {
+					if _, err := multiset.CheckDifference(in, multiset.Limits{}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -141,12 +141,12 @@ func TestAllocsDoNotGrowWithItems(t *testing.T) {
 		src, claim := bag(n)
 		l := multiset.Limits{}
 		eq = testing.AllocsPerRun(20, func() {
-			if r, err := l.CheckEqualityScalars(src, claim); err != nil || !r.Valid {
+			if r, err := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar]{Source: src, Claim: claim}, l); err != nil || !r.Valid {
 				t.Fatal(r, err)
 			}
 		})
 		diff = testing.AllocsPerRun(20, func() {
-			if r, err := l.CheckDifferenceScalars(src, claim, nil, nil); err != nil || !r.Valid {
+			if r, err := multiset.CheckDifference(multiset.DifferenceInput[canon.Scalar]{Left: src, Right: claim}, l); err != nil || !r.Valid {
 				t.Fatal(r, err)
 			}
 		})

@@ -6,30 +6,32 @@ import (
 	"github.com/claimcheck/claimcheck/internal/jsonw"
 )
 
-// DifferenceInput is the input of multiset-difference-check. Elements are
-// the Go values [canon.Of] accepts; a nil slice is an empty array.
-type DifferenceInput struct {
-	Left  []any           `json:"left"`
-	Right []any           `json:"right"`
-	Claim DifferenceClaim `json:"claim"`
+// DifferenceInput is the input of the multiset-difference-check tool: two
+// arrays and the claimed residuals of their bag difference. T is the element
+// type, as for [EqualityInput]. A nil slice is an empty array.
+type DifferenceInput[T any] struct {
+	Left  []T
+	Right []T
+	Claim DifferenceClaim[T]
 }
 
 // DifferenceClaim is the claimed pair of residuals.
-type DifferenceClaim struct {
-	LeftOnly  []any `json:"left_only"`
-	RightOnly []any `json:"right_only"`
+type DifferenceClaim[T any] struct {
+	LeftOnly  []T
+	RightOnly []T
 }
 
-// DifferenceResult is the verdict of [CheckDifference]. AppendJSON writes
-// the tool's output document, byte for byte; json.Marshal gives the same JSON
-// value (encoding/json HTML-escapes <, > and & inside strings).
+// DifferenceResult is the verdict of [CheckDifference].
 type DifferenceResult struct {
-	Valid bool `json:"valid"`
+	Valid bool
 	// Reason is ClaimMismatch when the claim is not valid, else "".
-	Reason Reason `json:"reason,omitempty"`
+	Reason Reason
 	// Discrepancy is the first differing position, nil when valid.
-	Discrepancy      *DifferenceDiscrepancy `json:"discrepancy,omitempty"`
-	ReferenceVersion string                 `json:"reference_version"`
+	Discrepancy *DifferenceDiscrepancy
+	// ReferenceVersion is [ReferenceVersion].
+	ReferenceVersion string
+
+	tally *bag.DifferenceTally // for Residuals; nil in a zero result
 }
 
 // DifferenceDiscrepancy is the first index at which a claimed residual
@@ -45,12 +47,6 @@ type DifferenceDiscrepancy struct {
 	Actual *canon.Scalar
 }
 
-// CheckDifference checks a claimed bag difference with [DefaultLimits]. See
-// [Limits.CheckDifference].
-func CheckDifference(in DifferenceInput) (DifferenceResult, error) {
-	return DefaultLimits.CheckDifference(in)
-}
-
 // CheckDifference checks in.Claim against the residuals of the bag
 // difference of in.Left and in.Right, computed one occurrence for one
 // occurrence:
@@ -62,48 +58,49 @@ func CheckDifference(in DifferenceInput) (DifferenceResult, error) {
 //   - right_only: the same walk over right against the counts of left.
 //
 // The claim is valid when both claimed lists equal the expected ones element
-// by element. Otherwise the discrepancy is the first index where they differ,
-// all of left_only before right_only.
+// by element. Otherwise the result's Discrepancy is the first index where
+// they differ, all of left_only before right_only; [DifferenceResult.Residuals]
+// returns the expected lists.
 //
-// The error, an *[claimcheck.Error], is for input the check refuses: for left, right,
-// claim.left_only and claim.right_only in turn, the array over MaxItems
-// (limit max_items), its first element that is not a scalar, the array over
-// MaxDistinct (limit max_distinct). Time is linear in the number of
-// elements, memory in the number of distinct values.
-func (l Limits) CheckDifference(in DifferenceInput) (DifferenceResult, error) {
+// The error, an *[claimcheck.Error], is for input the check refuses: for
+// left, right, claim.left_only and claim.right_only in turn, the array over
+// lim's MaxItems (limit max_items), its first element that is not a scalar
+// or not exact, the array over MaxDistinct (limit max_distinct). A zero
+// field of lim means [DefaultLimits]'. Time is linear in the number of
+// elements, memory in the number of elements and distinct values.
+func CheckDifference[T any](in DifferenceInput[T], lim Limits) (DifferenceResult, error) {
 	arrays := [4]bag.Array{
 		array("/left", in.Left),
 		array("/right", in.Right),
 		array("/claim/left_only", in.Claim.LeftOnly),
 		array("/claim/right_only", in.Claim.RightOnly),
 	}
-	return l.difference(&arrays)
-}
-
-// CheckDifferenceScalars is [Limits.CheckDifference] over Scalars that are
-// already canonical: no conversion, no element errors; the error, an
-// *[claimcheck.Error], is for an array over the limits.
-func (l Limits) CheckDifferenceScalars(left, right, leftOnly, rightOnly []canon.Scalar) (DifferenceResult, error) {
-	arrays := [4]bag.Array{
-		bag.Scalars("/left", left),
-		bag.Scalars("/right", right),
-		bag.Scalars("/claim/left_only", leftOnly),
-		bag.Scalars("/claim/right_only", rightOnly),
-	}
-	return l.difference(&arrays)
-}
-
-func (l Limits) difference(arrays *[4]bag.Array) (DifferenceResult, error) {
-	m, err := bag.Difference(l.bag(), arrays)
+	t, err := bag.Difference(lim.bag(), &arrays)
 	if err != nil {
 		return DifferenceResult{}, err
 	}
-	return differenceResult(m), nil
+	m := t.First()
+	if m == nil {
+		return DifferenceResult{Valid: true, ReferenceVersion: ReferenceVersion, tally: t}, nil
+	}
+	d := &DifferenceDiscrepancy{Path: m.Path, Expected: m.Expected, Actual: m.Actual}
+	return DifferenceResult{Reason: ClaimMismatch, Discrepancy: d, ReferenceVersion: ReferenceVersion, tally: t}, nil
+}
+
+// Residuals returns the residuals the claim should have had: the expected
+// left_only and right_only lists, in canonical form. Both are nil for a zero
+// result. It takes one pass over the input.
+func (r DifferenceResult) Residuals() (leftOnly, rightOnly []canon.Scalar) {
+	if r.tally == nil {
+		return nil, nil
+	}
+	return r.tally.Residuals()
 }
 
 // Err returns nil for a valid claim, and otherwise an error whose message
-// reads as a test failure. The zero result (what a check returns with an
-// error) is not valid: its Err is not nil either. A message reads
+// reads as a test failure and which wraps [ErrRejected]. The zero result
+// (what a check returns with an error) is not valid: its Err is not nil
+// either. A message reads
 //
 //	claim.left_only[0] is missing; expected 1 (at /left_only/0)
 func (r DifferenceResult) Err() error { return resultErr(r.Valid, r.Discrepancy) }
@@ -139,17 +136,21 @@ func lastSlash(s string) int {
 }
 
 // MarshalJSON returns r.AppendJSON(nil).
-func (r DifferenceResult) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
+func (r DifferenceResult) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil) }
 
-// AppendJSON appends the output document, members in the output schema's
-// order: valid, reason, discrepancy, reference_version.
-func (r DifferenceResult) AppendJSON(dst []byte) []byte {
-	dst = appendResultHead(dst, r.Valid)
-	if d := r.Discrepancy; !r.Valid && d != nil {
-		dst = append(dst, `,"discrepancy":`...)
-		dst = d.appendJSON(dst)
+// AppendJSON appends the tool's output document, written from r's fields in
+// the output schema's order: valid, reason, discrepancy, reference_version.
+// A result that is not a verdict — the zero value, or fields that contradict
+// each other — is refused with an error and dst is returned unchanged.
+func (r DifferenceResult) AppendJSON(dst []byte) ([]byte, error) {
+	if !isVerdict(r.Valid, r.Reason, r.Discrepancy != nil, r.ReferenceVersion) {
+		return dst, errNoVerdict
 	}
-	return appendResultTail(dst)
+	dst = appendHead(dst, r.Valid, r.Reason)
+	if !r.Valid {
+		dst = r.Discrepancy.appendJSON(dst)
+	}
+	return appendTail(dst, r.ReferenceVersion), nil
 }
 
 // MarshalJSON returns {"path":...,"expected":E,"actual":A}.

@@ -1,31 +1,36 @@
 package multiset
 
 import (
+	"iter"
+
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
 	"github.com/claimcheck/claimcheck/internal/jsonw"
 )
 
-// EqualityInput is the input of multiset-equality-check. Elements are the
-// Go values [canon.Of] accepts; a nil slice is an empty array.
-type EqualityInput struct {
-	Source []any `json:"source"`
-	Claim  []any `json:"claim"`
+// EqualityInput is the input of the multiset-equality-check tool: two arrays
+// of JSON scalars. T is the element type; see the package documentation for
+// the types whose elements are scalars ([]any, []int, []string, ...). A nil
+// slice is an empty array.
+type EqualityInput[T any] struct {
+	Source []T
+	Claim  []T
 }
 
-// EqualityResult is the verdict of [CheckEquality]. AppendJSON writes the
-// tool's output document, byte for byte; json.Marshal gives the same JSON
-// value (encoding/json HTML-escapes <, > and & inside strings).
+// EqualityResult is the verdict of [CheckEquality].
 type EqualityResult struct {
-	Valid bool `json:"valid"`
+	Valid bool
 	// Reason is ClaimMismatch when the claim is not valid, else "".
-	Reason Reason `json:"reason,omitempty"`
+	Reason Reason
 	// Discrepancy is the first mismatch, nil when the claim is valid.
-	Discrepancy      *EqualityDiscrepancy `json:"discrepancy,omitempty"`
-	ReferenceVersion string               `json:"reference_version"`
+	Discrepancy *EqualityDiscrepancy
+	// ReferenceVersion is [ReferenceVersion].
+	ReferenceVersion string
+
+	tally *bag.EqualityTally // the counts, for Discrepancies; nil when valid
 }
 
-// EqualityDiscrepancy is the first value whose counts differ. In the output
+// EqualityDiscrepancy is a value whose counts differ. In the output
 // document it is {"path": Path, "expected": "Expected", "actual": "Actual"},
 // the counts written as decimal strings.
 type EqualityDiscrepancy struct {
@@ -38,50 +43,59 @@ type EqualityDiscrepancy struct {
 	Expected, Actual int
 }
 
-// CheckEquality reports whether every scalar occurs as often in in.Claim as
-// in in.Source, with [DefaultLimits]. See [Limits.CheckEquality].
-func CheckEquality(in EqualityInput) (EqualityResult, error) {
-	return DefaultLimits.CheckEquality(in)
-}
-
 // CheckEquality reports whether every canonical scalar occurs the same number
-// of times in in.Source and in.Claim. When it does not, the discrepancy is
-// the first mismatch in this order:
+// of times in in.Source and in in.Claim. When it does not, the result's
+// Discrepancy is the first mismatch in this order:
 //
 //  1. the distinct values of source in order of first occurrence: the first
 //     whose counts differ, at path /source/I (I its first index in source);
 //  2. the values of claim that never occur in source, in order of first
 //     occurrence in claim, at path /claim/J.
 //
-// The error, an *[claimcheck.Error], is for input the check refuses, in this order:
-// source over MaxItems (path /source, limit max_items), an element of source
-// that is not a scalar (path /source/I), source over MaxDistinct (path
-// /source, limit max_distinct); then the same for claim. Time is linear in
+// [EqualityResult.Discrepancies] lists every mismatch in the same order.
+//
+// The error, an *[claimcheck.Error], is for input the check refuses, in this
+// order: source over lim's MaxItems (path /source, limit max_items), an
+// element of source that is not a scalar or not exact (path /source/I),
+// source over MaxDistinct (path /source, limit max_distinct); then the same
+// for claim. A zero field of lim means [DefaultLimits]'. Time is linear in
 // the number of elements, memory in the number of distinct values.
-func (l Limits) CheckEquality(in EqualityInput) (EqualityResult, error) {
+func CheckEquality[T any](in EqualityInput[T], lim Limits) (EqualityResult, error) {
 	src, claim := array("/source", in.Source), array("/claim", in.Claim)
-	return l.equality(&src, &claim)
-}
-
-// CheckEqualityScalars is [Limits.CheckEquality] over Scalars that are
-// already canonical: no conversion, no element errors; the error, an
-// *[claimcheck.Error], is for an array over the limits.
-func (l Limits) CheckEqualityScalars(source, claim []canon.Scalar) (EqualityResult, error) {
-	src, c := bag.Scalars("/source", source), bag.Scalars("/claim", claim)
-	return l.equality(&src, &c)
-}
-
-func (l Limits) equality(src, claim *bag.Array) (EqualityResult, error) {
-	m, err := bag.Equality(l.bag(), src, claim)
+	t, err := bag.Equality(lim.bag(), &src, &claim)
 	if err != nil {
 		return EqualityResult{}, err
 	}
-	return equalityResult(m), nil
+	m := t.First()
+	if m == nil {
+		return EqualityResult{Valid: true, ReferenceVersion: ReferenceVersion}, nil
+	}
+	return EqualityResult{Reason: ClaimMismatch, Discrepancy: equalityDiscrepancy(m), ReferenceVersion: ReferenceVersion, tally: t}, nil
+}
+
+func equalityDiscrepancy(m *bag.EqualityMismatch) *EqualityDiscrepancy {
+	return &EqualityDiscrepancy{Path: m.Path, Value: m.Value, Expected: m.Expected, Actual: m.Actual}
+}
+
+// Discrepancies yields every value whose counts differ, in the order of
+// [CheckEquality]: its first is r.Discrepancy. It yields nothing for a valid
+// result or a zero one. Listing them all takes one pass over the distinct
+// values, after the check.
+func (r EqualityResult) Discrepancies() iter.Seq[EqualityDiscrepancy] {
+	return func(yield func(EqualityDiscrepancy) bool) {
+		if r.tally == nil || r.Valid {
+			return
+		}
+		r.tally.Mismatches(func(m bag.EqualityMismatch) bool {
+			return yield(*equalityDiscrepancy(&m))
+		})
+	}
 }
 
 // Err returns nil for a valid claim, and otherwise an error whose message
-// reads as a test failure. The zero result (what a check returns with an
-// error) is not valid: its Err is not nil either. A message reads
+// reads as a test failure and which wraps [ErrRejected]. The zero result
+// (what a check returns with an error) is not valid: its Err is not nil
+// either. A message reads
 //
 //	claim has 1 occurrence of 1 where source has 2 (first at /source/0)
 func (r EqualityResult) Err() error { return resultErr(r.Valid, r.Discrepancy) }
@@ -106,17 +120,22 @@ func occurrences(n int) string {
 }
 
 // MarshalJSON returns r.AppendJSON(nil).
-func (r EqualityResult) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
+func (r EqualityResult) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil) }
 
-// AppendJSON appends the output document, members in the output schema's
-// order: valid, reason, discrepancy, reference_version.
-func (r EqualityResult) AppendJSON(dst []byte) []byte {
-	dst = appendResultHead(dst, r.Valid)
-	if d := r.Discrepancy; !r.Valid && d != nil {
-		dst = append(dst, `,"discrepancy":`...)
-		dst = d.appendJSON(dst)
+// AppendJSON appends the tool's output document, written from r's fields in
+// the output schema's order: valid, reason, discrepancy, reference_version.
+// A result that is not a verdict — the zero value, or fields that contradict
+// each other (valid with a discrepancy, invalid without one, no reference
+// version) — is refused with an error and dst is returned unchanged.
+func (r EqualityResult) AppendJSON(dst []byte) ([]byte, error) {
+	if !isVerdict(r.Valid, r.Reason, r.Discrepancy != nil, r.ReferenceVersion) {
+		return dst, errNoVerdict
 	}
-	return appendResultTail(dst)
+	dst = appendHead(dst, r.Valid, r.Reason)
+	if !r.Valid {
+		dst = r.Discrepancy.appendJSON(dst)
+	}
+	return appendTail(dst, r.ReferenceVersion), nil
 }
 
 // MarshalJSON returns {"path":...,"expected":"S","actual":"C"}.

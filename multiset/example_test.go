@@ -1,6 +1,7 @@
 package multiset_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,98 +12,179 @@ import (
 
 func ExampleCheckEquality() {
 	// Order does not matter, and 1, 1.0 and the JSON literal 1e0 are one value.
-	res, err := multiset.CheckEquality(multiset.EqualityInput{
+	res, err := multiset.CheckEquality(multiset.EqualityInput[any]{
 		Source: []any{1, nil, 1},
 		Claim:  []any{nil, 1.0, json.Number("1e0")},
-	})
+	}, multiset.Limits{})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(res.Valid)
-	out, _ := json.Marshal(res)
-	fmt.Println(string(out))
 	// Output:
 	// true
-	// {"valid":true,"reference_version":"ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"}
 }
 
 func ExampleCheckEquality_mismatch() {
 	// The claim lost one 1 and gained the string "1", which is another value.
-	res, err := multiset.CheckEquality(multiset.EqualityInput{
+	res, err := multiset.CheckEquality(multiset.EqualityInput[any]{
 		Source: []any{1, "b", 1},
 		Claim:  []any{"b", 1, "1"},
-	})
+	}, multiset.Limits{})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(res)
-	out, _ := json.Marshal(res)
-	fmt.Println(string(out))
+	fmt.Println(res.Discrepancy.Path, res.Discrepancy.Expected, res.Discrepancy.Actual)
 	// Output:
 	// claim has 1 occurrence of 1 where source has 2 (first at /source/0)
-	// {"valid":false,"reason":"claim_mismatch","discrepancy":{"path":"/source/0","expected":"2","actual":"1"},"reference_version":"ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"}
+	// /source/0 2 1
+}
+
+// Typed slices are read without boxing each element.
+func ExampleCheckEquality_typed() {
+	want := []string{"apple", "apple", "pear", "fig"}
+	got := []string{"pear", "apple", "fig", "apple"}
+	res, err := multiset.CheckEquality(multiset.EqualityInput[string]{Source: want, Claim: got}, multiset.Limits{})
+	fmt.Println(res, err)
+
+	res, _ = multiset.CheckEquality(multiset.EqualityInput[int]{Source: []int{3, 1, 2}, Claim: []int{1, 2, 3, 3}}, multiset.Limits{})
+	fmt.Println(res)
+	// Output:
+	// valid <nil>
+	// claim has 2 occurrences of 3 where source has 1 (first at /source/0)
+}
+
+// Go values are exact: an integer that no double holds is refused rather
+// than rounded (two different IDs must not compare equal), and a float32 is
+// the number encoding/json writes for it.
+func ExampleCheckEquality_exact() {
+	ids := []uint64{18446744073709551615, 18446744073709551614}
+	_, err := multiset.CheckEquality(multiset.EqualityInput[uint64]{Source: ids[:1], Claim: ids[1:]}, multiset.Limits{})
+	var e *claimcheck.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Code, e.Path)
+	}
+
+	res, _ := multiset.CheckEquality(multiset.EqualityInput[any]{
+		Source: []any{float32(0.1)},
+		Claim:  []any{0.1}, // as encoding/json decodes the JSON 0.1
+	}, multiset.Limits{})
+	fmt.Println(res)
+	// Output:
+	// invalid_input /source/0
+	// valid
+}
+
+// Discrepancies lists every value whose counts differ, not only the first.
+func ExampleEqualityResult_Discrepancies() {
+	res, _ := multiset.CheckEquality(multiset.EqualityInput[any]{
+		Source: []any{2, 2, "2", 3, 3, 5},
+		Claim:  []any{2, 3, 3, 7},
+	}, multiset.Limits{})
+	for d := range res.Discrepancies() {
+		fmt.Printf("%-4s source %d, claim %d, first at %s\n", d.Value, d.Expected, d.Actual, d.Path)
+	}
+	// Output:
+	// 2    source 2, claim 1, first at /source/0
+	// "2"  source 1, claim 0, first at /source/2
+	// 5    source 1, claim 0, first at /source/5
+	// 7    source 0, claim 1, first at /claim/3
 }
 
 func ExampleCheckDifference() {
 	// The earliest occurrences are the ones removed: ["a","a","b"] minus
 	// ["a","c"] leaves ["a","b"], not ["b","a"].
-	in := multiset.DifferenceInput{
+	in := multiset.DifferenceInput[any]{
 		Left:  []any{"a", "a", "b"},
 		Right: []any{"a", "c"},
-		Claim: multiset.DifferenceClaim{LeftOnly: []any{"b", "a"}, RightOnly: []any{"c"}},
+		Claim: multiset.DifferenceClaim[any]{LeftOnly: []any{"b", "a"}, RightOnly: []any{"c"}},
 	}
-	res, err := multiset.CheckDifference(in)
+	res, err := multiset.CheckDifference(in, multiset.Limits{})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(res)
-	out, _ := json.Marshal(res.Discrepancy)
-	fmt.Println(string(out))
 
 	in.Claim.LeftOnly = []any{"a", "b"}
-	res, _ = multiset.CheckDifference(in)
+	res, _ = multiset.CheckDifference(in, multiset.Limits{})
 	fmt.Println(res)
 	// Output:
 	// claim.left_only[0] is "b"; expected "a" (at /left_only/0)
-	// {"path":"/left_only/0","expected":"a","actual":"b"}
 	// valid
 }
 
+// Residuals gives the lists a wrong claim should have had.
+func ExampleDifferenceResult_Residuals() {
+	res, _ := multiset.CheckDifference(multiset.DifferenceInput[int]{
+		Left:  []int{1, 2, 2, 3},
+		Right: []int{2, 4},
+		Claim: multiset.DifferenceClaim[int]{LeftOnly: []int{1, 3}},
+	}, multiset.Limits{})
+	leftOnly, rightOnly := res.Residuals()
+	fmt.Println(res)
+	fmt.Println(leftOnly, rightOnly)
+	// Output:
+	// claim.left_only[1] is 3; expected 2 (at /left_only/1)
+	// [1 2 3] [4]
+}
+
 func ExampleLimits() {
-	bag := make([]any, 20000)
+	bag := make([]int, 20000)
 	for i := range bag {
 		bag[i] = i % 100
 	}
-	in := multiset.EqualityInput{Source: bag, Claim: bag}
+	in := multiset.EqualityInput[int]{Source: bag, Claim: bag}
 
 	// The descriptors' limits refuse a bag of 20000 items...
-	_, err := multiset.CheckEquality(in)
-	var e *claimcheck.Error
-	if errors.As(err, &e) {
-		fmt.Println(e.Code, e.Path, e.Limit)
-	}
+	_, err := multiset.CheckEquality(in, multiset.Limits{})
 	fmt.Println(err)
+	fmt.Println(errors.Is(err, claimcheck.ErrLimitExceeded))
 
 	// ...grading code may raise them.
-	res, err := multiset.Limits{MaxItems: 50000}.CheckEquality(in)
+	res, err := multiset.CheckEquality(in, multiset.Limits{MaxItems: 50000})
 	fmt.Println(res, err)
 	// Output:
-	// limit_exceeded /source max_items
-	// limit_exceeded at /source (max_items): source has 20000 items, more than max_items 10000
+	// limit_exceeded at /source (max_items): source has more items than max_items (10000)
+	// true
 	// valid <nil>
 }
 
-func ExampleCheckEqualityOf() {
-	got := []string{"pear", "apple", "fig", "apple"}
-	want := []string{"apple", "apple", "pear", "fig"}
-	res, err := multiset.CheckEqualityOf(want, got)
-	fmt.Println(res, err)
+// AppendJSON writes the tool's output document, and refuses a result that is
+// not a verdict, such as the zero value a check returns beside an error.
+func ExampleEqualityResult_AppendJSON() {
+	res, _ := multiset.CheckEquality(multiset.EqualityInput[int]{Source: []int{1, 1}, Claim: []int{1}}, multiset.Limits{})
+	out, _ := res.AppendJSON(nil)
+	var pretty bytes.Buffer
+	json.Indent(&pretty, out, "", "  ")
+	fmt.Println(pretty.String())
 
-	res, _ = multiset.CheckEqualityOf([]int{3, 1, 2}, []int{1, 2, 3, 3})
-	fmt.Println(res)
+	_, err := multiset.EqualityResult{}.AppendJSON(nil)
+	fmt.Println(err != nil)
 	// Output:
-	// valid <nil>
-	// claim has 2 occurrences of 3 where source has 1 (first at /source/0)
+	// {
+	//   "valid": false,
+	//   "reason": "claim_mismatch",
+	//   "discrepancy": {
+	//     "path": "/source/0",
+	//     "expected": "2",
+	//     "actual": "1"
+	//   },
+	//   "reference_version": "ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"
+	// }
+	// true
+}
+
+func ExampleDifferenceResult_AppendJSON() {
+	res, _ := multiset.CheckDifference(multiset.DifferenceInput[any]{
+		Left:  []any{1, "x"},
+		Right: []any{"x"},
+	}, multiset.Limits{})
+	out, _ := res.AppendJSON(nil)
+	var doc struct{ Discrepancy json.RawMessage }
+	json.Unmarshal(out, &doc)
+	fmt.Println(string(doc.Discrepancy))
+	// Output:
+	// {"path":"/left_only/0","expected":1,"actual":null}
 }
 
 // T stands in for *testing.T, so that the example's output can be checked.
@@ -113,7 +195,7 @@ func (T) Errorf(format string, args ...any) { fmt.Printf("FAIL: "+format+"\n", a
 // sameBag is a grading helper: does the student's answer hold the same
 // elements as the reference, in any order?
 func sameBag(t interface{ Errorf(string, ...any) }, got, want []int) {
-	res, err := multiset.CheckEqualityOf(want, got)
+	res, err := multiset.CheckEquality(multiset.EqualityInput[int]{Source: want, Claim: got}, multiset.Limits{})
 	if err != nil {
 		t.Errorf("cannot check: %v", err)
 		return
@@ -129,4 +211,17 @@ func ExampleEqualityResult_Err() {
 	sameBag(t, []int{3, 1, 1}, []int{1, 2, 3})
 	// Output:
 	// FAIL: wrong answer: claim has 2 occurrences of 1 where source has 1 (first at /source/0)
+}
+
+func ExampleDifferenceResult_Err() {
+	res, _ := multiset.CheckDifference(multiset.DifferenceInput[string]{
+		Left:  []string{"a", "b"},
+		Right: []string{"b"},
+	}, multiset.Limits{})
+	err := res.Err()
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, multiset.ErrRejected))
+	// Output:
+	// claim.left_only[0] is missing; expected "a" (at /left_only/0)
+	// true
 }

@@ -128,17 +128,17 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte{0x00, 0x01, 0x02, 0x43, 0x05, 0x80, 0xc1, 0x82, 0x8c, 0x4c})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lists := decodeLists(data)
-		in := multiset.EqualityInput{Source: lists[0], Claim: lists[1]}
-		din := multiset.DifferenceInput{Left: lists[0], Right: lists[1],
-			Claim: multiset.DifferenceClaim{LeftOnly: lists[2], RightOnly: lists[3]}}
+		in := multiset.EqualityInput[any]{Source: lists[0], Claim: lists[1]}
+		din := multiset.DifferenceInput[any]{Left: lists[0], Right: lists[1],
+			Claim: multiset.DifferenceClaim[any]{LeftOnly: lists[2], RightOnly: lists[3]}}
 
-		r1, err1 := multiset.CheckEquality(in)
-		r2, err2 := multiset.CheckEquality(in)
+		r1, err1 := multiset.CheckEquality(in, multiset.Limits{})
+		r2, err2 := multiset.CheckEquality(in, multiset.Limits{})
 		if a, b := answer(r1, err1), answer(r2, err2); a != b {
 			t.Fatalf("two runs: %s, then %s", a, b)
 		}
-		d1, derr1 := multiset.CheckDifference(din)
-		d2, derr2 := multiset.CheckDifference(din)
+		d1, derr1 := multiset.CheckDifference(din, multiset.Limits{})
+		d2, derr2 := multiset.CheckDifference(din, multiset.Limits{})
 		if a, b := answer(d1, derr1), answer(d2, derr2); a != b {
 			t.Fatalf("two runs: %s, then %s", a, b)
 		}
@@ -162,8 +162,8 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("difference of %#v:\ngot  %s\nwant %s", lists, got, want)
 		}
 		lo, ro := modelResiduals(lists[0], lists[1])
-		din.Claim = multiset.DifferenceClaim{LeftOnly: lo, RightOnly: ro}
-		if r, err := multiset.CheckDifference(din); err != nil || !r.Valid {
+		din.Claim = multiset.DifferenceClaim[any]{LeftOnly: lo, RightOnly: ro}
+		if r, err := multiset.CheckDifference(din, multiset.Limits{}); err != nil || !r.Valid {
 			t.Fatalf("model residuals %#v %#v: %v %v", lo, ro, r, err)
 		}
 	})

@@ -5,14 +5,16 @@ import (
 	"strconv"
 
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/bag"
+	"github.com/claimcheck/claimcheck/internal/jsonw"
 )
 
 // ReferenceVersion is the reference_version of both multiset tools' outputs.
 const ReferenceVersion = "ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"
 
-// Limits bounds the size of a check. A zero field means the descriptor's
-// value, 10000. Raise them for large bags in grading code; the JSON tools
-// (package schema, the CLI, the HTTP handler) always use the descriptors'.
+// Limits bounds the size of a check. A zero (or negative) field means the
+// field of [DefaultLimits]. The JSON tools (package schema, the CLI, the
+// HTTP handler) always use the descriptors' limits, whatever these are.
 type Limits struct {
 	// MaxItems is the largest length of each input array (limit max_items).
 	MaxItems int
@@ -21,21 +23,19 @@ type Limits struct {
 	MaxDistinct int
 }
 
-// DefaultLimits are the descriptors' limits.
+// DefaultLimits are the descriptors' limits: 10000 items and 10000 distinct
+// values per array. A zero field of a [Limits] reads this variable when a
+// check starts.
 var DefaultLimits = Limits{MaxItems: 10000, MaxDistinct: 10000}
 
-func (l Limits) maxItems() int {
+func (l Limits) bag() bag.Limits {
 	if l.MaxItems <= 0 {
-		return DefaultLimits.MaxItems
+		l.MaxItems = DefaultLimits.MaxItems
 	}
-	return l.MaxItems
-}
-
-func (l Limits) maxDistinct() int {
 	if l.MaxDistinct <= 0 {
-		return DefaultLimits.MaxDistinct
+		l.MaxDistinct = DefaultLimits.MaxDistinct
 	}
-	return l.MaxDistinct
+	return bag.Limits{MaxItems: l.MaxItems, MaxDistinct: l.MaxDistinct}
 }
 
 // Reason says why a claim is not valid.
@@ -50,6 +50,10 @@ const ClaimMismatch Reason = "claim_mismatch"
 // Err wraps ErrRejected too.
 var ErrRejected = errors.New("multiset: claim rejected")
 
+// errNoVerdict is what AppendJSON and MarshalJSON return for a result that
+// is not a verdict: the zero value, or fields that contradict each other.
+var errNoVerdict = errors.New("multiset: the result is not a verdict (a zero value, or fields that contradict each other)")
+
 // mismatch is a result's Err: its message reads as a test failure.
 type mismatch struct{ msg string }
 
@@ -63,7 +67,7 @@ func resultErr[D interface{ String() string }](valid bool, d *D) error {
 	case valid:
 		return nil
 	case d == nil:
-		return &mismatch{"no verdict: the check returned an error"}
+		return &mismatch{"no verdict: the result is a zero value (did the check return an error?)"}
 	}
 	return &mismatch{(*d).String()}
 }
@@ -77,16 +81,27 @@ func resultString(err error) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// appendResultHead appends {"valid":...,"reason":... for a result.
-func appendResultHead(dst []byte, valid bool) []byte {
+// isVerdict reports whether a result's fields are a verdict: valid with no
+// reason and no discrepancy, or invalid with both; and a reference version.
+func isVerdict(valid bool, reason Reason, hasDisc bool, refVersion string) bool {
+	return refVersion != "" && valid == (reason == "") && valid != hasDisc
+}
+
+// appendHead appends {"valid":...,"reason":...,"discrepancy": for a verdict;
+// the caller appends the discrepancy, then appendTail.
+func appendHead(dst []byte, valid bool, reason Reason) []byte {
 	if valid {
 		return append(dst, `{"valid":true`...)
 	}
-	return append(dst, `{"valid":false,"reason":"claim_mismatch"`...)
+	dst = append(dst, `{"valid":false,"reason":`...)
+	dst = jsonw.AppendString(dst, string(reason))
+	return append(dst, `,"discrepancy":`...)
 }
 
-func appendResultTail(dst []byte) []byte {
-	return append(dst, `,"reference_version":"`+ReferenceVersion+`"}`...)
+func appendTail(dst []byte, refVersion string) []byte {
+	dst = append(dst, `,"reference_version":`...)
+	dst = jsonw.AppendString(dst, refVersion)
+	return append(dst, '}')
 }
 
 func appendScalarOrNull(dst []byte, s *canon.Scalar) []byte {

@@ -89,7 +89,7 @@ func checkErr(t *testing.T, err error, w *wantErr) {
 type result interface {
 	Err() error
 	String() string
-	AppendJSON([]byte) []byte
+	AppendJSON([]byte) ([]byte, error)
 }
 
 // checkResult asserts the output document (byte for byte: member order and
@@ -97,11 +97,11 @@ type result interface {
 // json.Marshal agree with it.
 func checkResult(t *testing.T, r result, wantDoc, wantMsg string) {
 	t.Helper()
-	got := r.AppendJSON(nil)
-	if string(got) != wantDoc {
-		t.Fatalf("output\ngot  %s\nwant %s", got, wantDoc)
+	got, err := r.AppendJSON(nil)
+	if err != nil || string(got) != wantDoc {
+		t.Fatalf("output\ngot  %s, %v\nwant %s", got, err, wantDoc)
 	}
-	if app := r.AppendJSON([]byte("prefix")); string(app) != "prefix"+string(got) {
+	if app, _ := r.AppendJSON([]byte("prefix")); string(app) != "prefix"+string(got) {
 		t.Errorf("AppendJSON(prefix) = %s, want prefix+%s", app, got)
 	}
 	// json.Marshal gives the same document; being encoding/json it also
@@ -216,12 +216,21 @@ var equalityRows = []struct {
 		source: []any{1}, claim: []any{true},
 		want: `{"path":"/source/0","expected":"1","actual":"0"}`,
 		msg:  "claim has 0 occurrences of 1 where source has 1 (first at /source/0)"},
-	{reason: "float32(0.1) widens to 0.10000000149011612, not the double 0.1",
-		source: []any{float32(0.1)}, claim: []any{0.1},
+	{reason: "float32(0.1) is the 0.1 encoding/json writes for it, the same as the double 0.1",
+		source: []any{float32(0.1)}, claim: []any{0.1}, want: valid},
+	{reason: "float32(0.1) is not the double it holds",
+		source: []any{float32(0.1)}, claim: []any{0.10000000149011612},
 		want: `{"path":"/source/0","expected":"1","actual":"0"}`,
-		msg:  "claim has 0 occurrences of 0.10000000149011612 where source has 1 (first at /source/0)"},
-	{reason: "int64 2^53+1 rounds to 2^53, as the JSON literal does",
-		source: []any{int64(1<<53 + 1), json.Number("9007199254740993")}, claim: []any{float64(1 << 53), uint64(1 << 53)}, want: valid},
+		msg:  "claim has 0 occurrences of 0.1 where source has 1 (first at /source/0)"},
+	{reason: "json.Number is JSON text: 9007199254740993 rounds to 2^53, as the literal in a document does",
+		source: []any{json.Number("9007199254740993")}, claim: []any{float64(1 << 53)}, want: valid},
+	{reason: "int64 2^53+1 has no double: refused, not rounded",
+		source: []any{1, int64(1<<53 + 1)}, claim: []any{1}, err: invalid("/source/1", "not exactly a double")},
+	{reason: "math.MaxUint64 would round to 2^64: refused at its path",
+		source: []any{1}, claim: []any{1, uint64(math.MaxUint64)}, err: invalid("/claim/1", "pass it as a string")},
+	{reason: "int64 2^60 is exact although above 2^53",
+		source: []any{int64(1) << 60, uint64(1) << 60}, claim: []any{float64(1 << 60), json.Number("1152921504606846976")}, want: valid,
+	},
 	{reason: "named types of scalar kinds are accepted",
 		source: []any{grade("A"), points(2.5)}, claim: []any{"A", 2.5}, want: valid},
 	{reason: "canon.Scalar elements pass through",
@@ -319,13 +328,13 @@ func TestCheckEqualityTable(t *testing.T) {
 	for i, r := range equalityRows {
 		needReason(t, i, r.reason)
 		t.Run(r.reason, func(t *testing.T) {
-			in := multiset.EqualityInput{Source: r.source, Claim: r.claim}
+			in := multiset.EqualityInput[any]{Source: r.source, Claim: r.claim}
 			var res multiset.EqualityResult
 			var err error
 			if r.limits == nil {
-				res, err = multiset.CheckEquality(in)
+				res, err = multiset.CheckEquality(in, multiset.Limits{})
 			} else {
-				res, err = r.limits.CheckEquality(in)
+				res, err = multiset.CheckEquality(in, *r.limits)
 			}
 			if r.err != nil {
 				checkErr(t, err, r.err)
@@ -462,14 +471,14 @@ func TestCheckDifferenceTable(t *testing.T) {
 	for i, r := range differenceRows {
 		needReason(t, i, r.reason)
 		t.Run(r.reason, func(t *testing.T) {
-			in := multiset.DifferenceInput{Left: r.left, Right: r.right,
-				Claim: multiset.DifferenceClaim{LeftOnly: r.lo, RightOnly: r.ro}}
+			in := multiset.DifferenceInput[any]{Left: r.left, Right: r.right,
+				Claim: multiset.DifferenceClaim[any]{LeftOnly: r.lo, RightOnly: r.ro}}
 			var res multiset.DifferenceResult
 			var err error
 			if r.limits == nil {
-				res, err = multiset.CheckDifference(in)
+				res, err = multiset.CheckDifference(in, multiset.Limits{})
 			} else {
-				res, err = r.limits.CheckDifference(in)
+				res, err = multiset.CheckDifference(in, *r.limits)
 			}
 			if r.err != nil {
 				checkErr(t, err, r.err)
@@ -519,14 +528,15 @@ func TestScalarsAPI(t *testing.T) {
 	}
 	for i, r := range rows {
 		needReason(t, i, r.reason)
-		eq, err1 := r.limits.CheckEquality(multiset.EqualityInput{Source: r.a, Claim: r.b})
-		eqS, err2 := r.limits.CheckEqualityScalars(scalars(r.a...), scalars(r.b...))
+		eq, err1 := multiset.CheckEquality(multiset.EqualityInput[any]{Source: r.a, Claim: r.b}, r.limits)
+		eqS, err2 := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar]{Source: scalars(r.a...), Claim: scalars(r.b...)}, r.limits)
 		if !sameAnswer(eq, err1, eqS, err2) {
 			t.Errorf("%s: equality: typed %v %v, scalars %v %v", r.reason, eq, err1, eqS, err2)
 		}
-		in := multiset.DifferenceInput{Left: r.a, Right: r.b, Claim: multiset.DifferenceClaim{LeftOnly: r.lo, RightOnly: r.ro}}
-		df, err1 := r.limits.CheckDifference(in)
-		dfS, err2 := r.limits.CheckDifferenceScalars(scalars(r.a...), scalars(r.b...), scalars(r.lo...), scalars(r.ro...))
+		in := multiset.DifferenceInput[any]{Left: r.a, Right: r.b, Claim: multiset.DifferenceClaim[any]{LeftOnly: r.lo, RightOnly: r.ro}}
+		df, err1 := multiset.CheckDifference(in, r.limits)
+		dfS, err2 := multiset.CheckDifference(multiset.DifferenceInput[canon.Scalar]{Left: scalars(r.a...), Right: scalars(r.b...),
+			Claim: multiset.DifferenceClaim[canon.Scalar]{LeftOnly: scalars(r.lo...), RightOnly: scalars(r.ro...)}}, r.limits)
 		if !sameAnswer(df, err1, dfS, err2) {
 			t.Errorf("%s: difference: typed %v %v, scalars %v %v", r.reason, df, err1, dfS, err2)
 		}
@@ -553,35 +563,79 @@ func TestGenericHelpers(t *testing.T) {
 		err    *wantErr
 	}
 	rows := []row{
-		{"[]int bags", func() (any, error) { return multiset.CheckEqualityOf([]int{1, 2, 2}, []int{2, 1, 2}) }, validDoc, nil},
-		{"[]string mismatch", func() (any, error) { return multiset.CheckEqualityOf([]string{"a", "b"}, []string{"b", "b"}) },
+		{"[]int bags", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[int]{Source: []int{1, 2, 2}, Claim: []int{2, 1, 2}}, multiset.Limits{})
+		}, validDoc, nil},
+		{"[]string mismatch", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[string]{Source: []string{"a", "b"}, Claim: []string{"b", "b"}}, multiset.Limits{})
+		},
 			mismatchDoc(`{"path":"/source/0","expected":"1","actual":"0"}`), nil},
-		{"[]float64 -0 equals 0", func() (any, error) { return multiset.CheckEqualityOf([]float64{negZero}, []float64{0}) }, validDoc, nil},
-		{"[]float32 widens exactly", func() (any, error) { return multiset.CheckEqualityOf([]float32{0.5, 0.1}, []float32{0.1, 0.5}) }, validDoc, nil},
-		{"named element type", func() (any, error) { return multiset.CheckEqualityOf([]grade{"A", "B"}, []grade{"B", "A"}) }, validDoc, nil},
-		{"[]bool extra", func() (any, error) { return multiset.CheckEqualityOf([]bool{true}, []bool{true, false}) },
+		{"[]float64 -0 equals 0", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[float64]{Source: []float64{negZero}, Claim: []float64{0}}, multiset.Limits{})
+		}, validDoc, nil},
+		{"[]float32 is the number encoding/json writes", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[float32]{Source: []float32{0.5, 0.1}, Claim: []float32{0.1, 0.5}}, multiset.Limits{})
+		}, validDoc, nil},
+		{"named element type", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[grade]{Source: []grade{"A", "B"}, Claim: []grade{"B", "A"}}, multiset.Limits{})
+		}, validDoc, nil},
+		{"[]bool extra", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[bool]{Source: []bool{true}, Claim: []bool{true, false}}, multiset.Limits{})
+		},
 			mismatchDoc(`{"path":"/claim/1","expected":"0","actual":"1"}`), nil},
-		{"nil typed slices are empty", func() (any, error) { return multiset.CheckEqualityOf[int](nil, nil) }, validDoc, nil},
-		{"NaN in a []float64 names the element", func() (any, error) { return multiset.CheckEqualityOf([]float64{1}, []float64{1, nan}) }, "",
+		{"[]int64 2^53 and 2^53+1 are not one value: 2^53+1 is refused, not rounded", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[int64]{Source: []int64{1 << 53}, Claim: []int64{1<<53 + 1}}, multiset.Limits{})
+		}, "", invalid("/claim/0", "not exactly a double")},
+		{"[]uint64 maximum is refused, so max and max-1 never compare equal", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[uint64]{Source: []uint64{math.MaxUint64}, Claim: []uint64{math.MaxUint64 - 1}}, multiset.Limits{})
+		}, "", invalid("/source/0", "18446744073709551615")},
+		{"[]int64 2^60 is exact: accepted", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[int64]{Source: []int64{1 << 60, 3}, Claim: []int64{3, 1 << 60}}, multiset.Limits{})
+		}, validDoc, nil},
+		{"named uint64 type checked like uint64", func() (any, error) {
+			type id uint64
+			return multiset.CheckEquality(multiset.EqualityInput[id]{Source: []id{1<<53 + 1}}, multiset.Limits{})
+		}, "", invalid("/source/0", "9007199254740993")},
+		{"[]json.Number 9007199254740993 is JSON text: it rounds to 2^53", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[json.Number]{Source: []json.Number{"9007199254740993"}, Claim: []json.Number{"9007199254740992"}}, multiset.Limits{})
+		}, validDoc, nil},
+		{"[]any of canon.Scalar values", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[any]{Source: []any{canon.BoolScalar(true)}, Claim: []any{true}}, multiset.Limits{})
+		}, validDoc, nil},
+		{"an element type that is not a scalar: every element refused at its path", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[[]int]{Source: [][]int{{1}}}, multiset.Limits{})
+		}, "", invalid("/source/0", "[]int is not a JSON scalar")},
+		{"pointers are not followed", func() (any, error) {
+			one := 1
+			return multiset.CheckEquality(multiset.EqualityInput[*int]{Source: []*int{&one}}, multiset.Limits{})
+		}, "", invalid("/source/0", "*int")},
+		{"nil typed slices are empty", func() (any, error) { return multiset.CheckEquality(multiset.EqualityInput[int]{}, multiset.Limits{}) }, validDoc, nil},
+		{"NaN in a []float64 names the element", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[float64]{Source: []float64{1}, Claim: []float64{1, nan}}, multiset.Limits{})
+		}, "",
 			invalid("/claim/1", "not finite")},
-		{"invalid UTF-8 in a []string", func() (any, error) { return multiset.CheckEqualityOf([]string{"\xc0\x80"}, nil) }, "",
+		{"invalid UTF-8 in a []string", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[string]{Source: []string{"\xc0\x80"}, Claim: nil}, multiset.Limits{})
+		}, "",
 			invalid("/source/0", "UTF-8")},
-		{"default max_items applies", func() (any, error) { return multiset.CheckEqualityOf(make([]int, 10001), nil) }, "",
+		{"default max_items applies", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[int]{Source: make([]int, 10001), Claim: nil}, multiset.Limits{})
+		}, "",
 			limited("/source", "max_items")},
 		{"difference of []int", func() (any, error) {
-			return multiset.CheckDifferenceOf([]int{1, 2, 1}, []int{1, 3}, []int{2, 1}, []int{3})
+			return multiset.CheckDifference(multiset.DifferenceInput[int]{Left: []int{1, 2, 1}, Right: []int{1, 3}, Claim: multiset.DifferenceClaim[int]{LeftOnly: []int{2, 1}, RightOnly: []int{3}}}, multiset.Limits{})
 		}, validDoc, nil},
 		{"difference of []string, wrong residual", func() (any, error) {
-			return multiset.CheckDifferenceOf([]string{"a", "b", "a"}, []string{"a"}, []string{"a", "b"}, nil)
+			return multiset.CheckDifference(multiset.DifferenceInput[string]{Left: []string{"a", "b", "a"}, Right: []string{"a"}, Claim: multiset.DifferenceClaim[string]{LeftOnly: []string{"a", "b"}, RightOnly: nil}}, multiset.Limits{})
 		}, mismatchDoc(`{"path":"/left_only/0","expected":"b","actual":"a"}`), nil},
 		{"difference of []uint8 with a short residual", func() (any, error) {
-			return multiset.CheckDifferenceOf([]uint8{7}, nil, nil, nil)
+			return multiset.CheckDifference(multiset.DifferenceInput[uint8]{Left: []uint8{7}, Right: nil, Claim: multiset.DifferenceClaim[uint8]{LeftOnly: nil, RightOnly: nil}}, multiset.Limits{})
 		}, mismatchDoc(`{"path":"/left_only/0","expected":7,"actual":null}`), nil},
 		{"difference: Inf in right_only names the element at the document path", func() (any, error) {
-			return multiset.CheckDifferenceOf(nil, nil, nil, []float64{inf})
+			return multiset.CheckDifference(multiset.DifferenceInput[float64]{Left: nil, Right: nil, Claim: multiset.DifferenceClaim[float64]{LeftOnly: nil, RightOnly: []float64{inf}}}, multiset.Limits{})
 		}, "", invalid("/claim/right_only/0", "not finite")},
 		{"difference: max_items of left_only", func() (any, error) {
-			return multiset.CheckDifferenceOf(nil, nil, make([]int, 10001), nil)
+			return multiset.CheckDifference(multiset.DifferenceInput[int]{Left: nil, Right: nil, Claim: multiset.DifferenceClaim[int]{LeftOnly: make([]int, 10001), RightOnly: nil}}, multiset.Limits{})
 		}, "", limited("/claim/left_only", "max_items")},
 	}
 	for i, r := range rows {
@@ -616,13 +670,13 @@ func TestGenericAgreesWithTyped(t *testing.T) {
 		return out
 	}
 	for _, c := range claims {
-		a, err1 := multiset.CheckEqualityOf(src, c)
-		b, err2 := multiset.CheckEquality(multiset.EqualityInput{Source: box(src), Claim: box(c)})
+		a, err1 := multiset.CheckEquality(multiset.EqualityInput[float64]{Source: src, Claim: c}, multiset.Limits{})
+		b, err2 := multiset.CheckEquality(multiset.EqualityInput[any]{Source: box(src), Claim: box(c)}, multiset.Limits{})
 		if !sameAnswer(a, err1, b, err2) {
 			t.Errorf("claim %v: generic %v, typed %v", c, a, b)
 		}
-		d1, err1 := multiset.CheckDifferenceOf(src, c, nil, nil)
-		d2, err2 := multiset.CheckDifference(multiset.DifferenceInput{Left: box(src), Right: box(c)})
+		d1, err1 := multiset.CheckDifference(multiset.DifferenceInput[float64]{Left: src, Right: c}, multiset.Limits{})
+		d2, err2 := multiset.CheckDifference(multiset.DifferenceInput[any]{Left: box(src), Right: box(c)}, multiset.Limits{})
 		if !sameAnswer(d1, err1, d2, err2) {
 			t.Errorf("claim %v: generic difference %v, typed %v", c, d1, d2)
 		}
@@ -631,19 +685,19 @@ func TestGenericAgreesWithTyped(t *testing.T) {
 
 // TestNilEqualsEmpty: a nil slice and an empty one are the same input.
 func TestNilEqualsEmpty(t *testing.T) {
-	a, _ := multiset.CheckEquality(multiset.EqualityInput{})
-	b, _ := multiset.CheckEquality(multiset.EqualityInput{Source: []any{}, Claim: []any{}})
+	a, _ := multiset.CheckEquality(multiset.EqualityInput[any]{}, multiset.Limits{})
+	b, _ := multiset.CheckEquality(multiset.EqualityInput[any]{Source: []any{}, Claim: []any{}}, multiset.Limits{})
 	if !sameAnswer(a, nil, b, nil) || !a.Valid {
 		t.Errorf("nil %v, empty %v", a, b)
 	}
-	c, _ := multiset.CheckDifference(multiset.DifferenceInput{})
-	d, _ := multiset.CheckDifference(multiset.DifferenceInput{Left: []any{}, Right: []any{},
-		Claim: multiset.DifferenceClaim{LeftOnly: []any{}, RightOnly: []any{}}})
+	c, _ := multiset.CheckDifference(multiset.DifferenceInput[any]{}, multiset.Limits{})
+	d, _ := multiset.CheckDifference(multiset.DifferenceInput[any]{Left: []any{}, Right: []any{},
+		Claim: multiset.DifferenceClaim[any]{LeftOnly: []any{}, RightOnly: []any{}}}, multiset.Limits{})
 	if !sameAnswer(c, nil, d, nil) || !c.Valid {
 		t.Errorf("nil %v, empty %v", c, d)
 	}
-	e, _ := multiset.Limits{}.CheckEqualityScalars(nil, []canon.Scalar{})
-	f, _ := multiset.Limits{}.CheckDifferenceScalars(nil, nil, []canon.Scalar{}, nil)
+	e, _ := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar]{Claim: []canon.Scalar{}}, multiset.Limits{})
+	f, _ := multiset.CheckDifference(multiset.DifferenceInput[canon.Scalar]{Claim: multiset.DifferenceClaim[canon.Scalar]{LeftOnly: []canon.Scalar{}}}, multiset.Limits{})
 	if !e.Valid || !f.Valid {
 		t.Errorf("Scalars API: nil and empty: %v %v", e, f)
 	}
@@ -653,7 +707,7 @@ func TestNilEqualsEmpty(t *testing.T) {
 // value, which is not valid, so code that ignores the error fails closed on
 // Valid.
 func TestErrorReturnsInvalidResult(t *testing.T) {
-	res, err := multiset.CheckEquality(multiset.EqualityInput{Source: []any{nan}})
+	res, err := multiset.CheckEquality(multiset.EqualityInput[any]{Source: []any{nan}}, multiset.Limits{})
 	if err == nil || res.Valid || res.Discrepancy != nil {
 		t.Fatalf("got %v, %v", res, err)
 	}
@@ -665,15 +719,15 @@ func TestDeterminism(t *testing.T) {
 	// Two changes: one value missing, one foreign value added, so the
 	// discrepancy depends on first-occurrence bookkeeping.
 	claim[len(claim)-3] = "not in source"
-	in := multiset.EqualityInput{Source: src, Claim: claim}
-	din := multiset.DifferenceInput{Left: src, Right: claim[:7000], Claim: multiset.DifferenceClaim{LeftOnly: claim[:10]}}
+	in := multiset.EqualityInput[any]{Source: src, Claim: claim}
+	din := multiset.DifferenceInput[any]{Left: src, Right: claim[:7000], Claim: multiset.DifferenceClaim[any]{LeftOnly: claim[:10]}}
 	var first, firstD []byte
 	for i := 0; i < 20; i++ {
-		res, err := multiset.CheckEquality(in)
+		res, err := multiset.CheckEquality(in, multiset.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		dres, err := multiset.CheckDifference(din)
+		dres, err := multiset.CheckDifference(din, multiset.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,8 +4,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck"
-	"github.com/claimcheck/claimcheck/canon"
-	"github.com/claimcheck/claimcheck/internal/bag"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsontext"
 	"github.com/claimcheck/claimcheck/internal/jsonw"
@@ -49,17 +47,18 @@ func (t *Tool) Execute(input []byte) ([]byte, error) {
 
 // bagLimits are a multiset tool's limits, from its descriptor: the JSON
 // tools always use the descriptors' limits.
-func (t *Tool) bagLimits() bag.Limits {
-	return bag.Limits{MaxItems: t.Limit("max_items"), MaxDistinct: t.Limit("max_distinct")}
+func (t *Tool) bagLimits() multiset.Limits {
+	return multiset.Limits{MaxItems: t.Limit("max_items"), MaxDistinct: t.Limit("max_distinct")}
 }
 
 // parse checks the grammar and records the root (depth 0), its members (1),
 // their elements or members (2) and theirs (3): deep enough for every tool.
 // Array elements are recorded compactly for the multiset tools (arrays).
-// At most maxChildren elements or members of a container are recorded: an
-// array longer than that is over its limit whatever its elements are.
-func parse(src string, maxChildren int, arrays bool) (*jsontext.Doc, error) {
-	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: maxChildren, ArrayElems: arrays})
+// At most maxItems+1 elements or members of a container are recorded: an
+// array longer than maxItems is over its limit whatever its elements are, and
+// the one more says so.
+func parse(src string, maxItems int, arrays bool) (*jsontext.Doc, error) {
+	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: maxItems + 1, ArrayElems: arrays})
 	if err != nil {
 		return nil, errs.Invalid("", err.Error())
 	}
@@ -140,37 +139,9 @@ func wantArray(doc *jsontext.Doc, i int, path string) error {
 	return nil
 }
 
-// array reads the array at node i for the multiset engine: each element's
-// bytes become a Scalar when the engine visits it, without an intermediate
-// slice; an element that cannot be one is an error at its path.
-func array(doc *jsontext.Doc, i int, path string) bag.Array {
-	elems := doc.ArrayElems(i)
-	return bag.Array{Path: path, N: doc.Nodes[i].Len, At: func(k int) (canon.Scalar, error) {
-		e := &elems[k]
-		var s canon.Scalar
-		var err error
-		switch e.Kind {
-		case jsontext.Null:
-			return s, nil
-		case jsontext.False:
-			return canon.BoolScalar(false), nil
-		case jsontext.True:
-			return canon.BoolScalar(true), nil
-		case jsontext.Number:
-			s, err = canon.ParseNumber(doc.ElemRaw(e))
-		case jsontext.String:
-			s, err = canon.StringScalar(doc.ElemStr(e))
-		default:
-			return s, errs.Invalid(errs.Index(path, k), "element is "+kindName(e.Kind)+", not a scalar")
-		}
-		if err != nil {
-			ce := *err.(*claimcheck.Error)
-			ce.Path = errs.Index(path, k)
-			return s, &ce
-		}
-		return s, nil
-	}}
-}
+// elems returns the elements of the array at node i, for package multiset
+// to read.
+func elems(doc *jsontext.Doc, i int) []jsontext.Elem { return doc.ArrayElems(i) }
 
 var (
 	equalityNames   = []string{"source", "claim"}
@@ -194,17 +165,11 @@ func (t *Tool) executeEquality(text string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	src, claim := array(doc, m[0], "/source"), array(doc, m[1], "/claim")
-	mm, err := bag.Equality(lim, &src, &claim)
+	res, err := multiset.CheckEquality(multiset.EqualityInput[jsontext.Elem]{Source: elems(doc, m[0]), Claim: elems(doc, m[1])}, lim)
 	if err != nil {
 		return nil, err
 	}
-	res := multiset.EqualityResult{Valid: true, ReferenceVersion: multiset.ReferenceVersion}
-	if mm != nil {
-		res = multiset.EqualityResult{Reason: multiset.ClaimMismatch, ReferenceVersion: multiset.ReferenceVersion,
-			Discrepancy: &multiset.EqualityDiscrepancy{Path: mm.Path, Value: mm.Value, Expected: mm.Expected, Actual: mm.Actual}}
-	}
-	return res.AppendJSON(make([]byte, 0, 192)), nil
+	return res.AppendJSON(make([]byte, 0, 192))
 }
 
 func (t *Tool) executeDifference(src string) ([]byte, error) {
@@ -233,18 +198,13 @@ func (t *Tool) executeDifference(src string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	var arrays [4]bag.Array
-	for k := range nodes {
-		arrays[k] = array(doc, nodes[k], paths[k])
-	}
-	mm, err := bag.Difference(lim, &arrays)
+	res, err := multiset.CheckDifference(multiset.DifferenceInput[jsontext.Elem]{
+		Left:  elems(doc, nodes[0]),
+		Right: elems(doc, nodes[1]),
+		Claim: multiset.DifferenceClaim[jsontext.Elem]{LeftOnly: elems(doc, nodes[2]), RightOnly: elems(doc, nodes[3])},
+	}, lim)
 	if err != nil {
 		return nil, err
 	}
-	res := multiset.DifferenceResult{Valid: true, ReferenceVersion: multiset.ReferenceVersion}
-	if mm != nil {
-		res = multiset.DifferenceResult{Reason: multiset.ClaimMismatch, ReferenceVersion: multiset.ReferenceVersion,
-			Discrepancy: &multiset.DifferenceDiscrepancy{Path: mm.Path, Expected: mm.Expected, Actual: mm.Actual}}
-	}
-	return res.AppendJSON(make([]byte, 0, 192)), nil
+	return res.AppendJSON(make([]byte, 0, 192))
 }

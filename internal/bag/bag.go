@@ -31,11 +31,6 @@ type Array struct {
 	At   func(i int) (canon.Scalar, error)
 }
 
-// Scalars returns an Array over Scalars that are already canonical.
-func Scalars(path string, xs []canon.Scalar) Array {
-	return Array{Path: path, N: len(xs), At: func(i int) (canon.Scalar, error) { return xs[i], nil }}
-}
-
 // index numbers the distinct scalars of a check 0, 1, 2, ... in order of
 // first appearance. Numbers are keyed by their bits (canon folds -0 into 0,
 // and NaN never reaches a Scalar) and strings by their bytes, so two elements
@@ -133,7 +128,9 @@ func (ix *index) intern(s canon.Scalar) (id int32, isNew bool) {
 
 func itemsError(a *Array, lim Limits) error {
 	if a.N > lim.MaxItems {
-		return errs.Limit(a.Path, "max_items", a.Path[1:]+" has "+strconv.Itoa(a.N)+" items, more than max_items "+strconv.Itoa(lim.MaxItems))
+		// "more than", not the count: a JSON reader records at most one
+		// element past the limit.
+		return errs.Limit(a.Path, "max_items", a.Path[1:]+" has more items than max_items ("+strconv.Itoa(lim.MaxItems)+")")
 	}
 	return nil
 }
@@ -153,7 +150,7 @@ func rest(a *Array, i int) error {
 	return nil
 }
 
-// EqualityMismatch is the first mismatch of an equality claim.
+// EqualityMismatch is a value whose counts differ in an equality claim.
 type EqualityMismatch struct {
 	// Path is the value's first occurrence: in source if it occurs there,
 	// else in claim.
@@ -163,12 +160,51 @@ type EqualityMismatch struct {
 	Actual   int // count in claim
 }
 
-// Equality checks that every value occurs as often in claim as in source
-// and returns the first mismatch (nil if none): the first distinct value of
-// source, by first occurrence, whose counts differ, else the first value of
-// claim that source lacks. Errors come in the contract's order: for source
-// then claim, max_items, the first bad element, max_distinct.
-func Equality(lim Limits, src, claim *Array) (*EqualityMismatch, error) {
+// EqualityTally is the outcome of [Equality]: the counts of every distinct
+// value, from which the mismatches are read.
+type EqualityTally struct {
+	src, claim Array
+	nsrc       int     // ids below nsrc occur in source
+	first      []int32 // per id: index of its first occurrence (in source, else in claim)
+	count      []int32 // per id: occurrences in source
+	ccount     []int32 // per id: occurrences in claim
+}
+
+// Mismatches calls yield with each value whose counts differ, in the
+// contract's order — the distinct values of source by first occurrence, then
+// the values of claim that source lacks, by first occurrence in claim — until
+// yield returns false. It takes one pass over the distinct values.
+func (t *EqualityTally) Mismatches(yield func(EqualityMismatch) bool) {
+	for id := range t.first {
+		if t.count[id] == t.ccount[id] {
+			continue
+		}
+		from := &t.claim
+		if id < t.nsrc {
+			from = &t.src
+		}
+		m := EqualityMismatch{Path: errs.Index(from.Path, int(t.first[id])), Expected: int(t.count[id]), Actual: int(t.ccount[id])}
+		m.Value, _ = from.At(int(t.first[id])) // it converted without error before
+		if !yield(m) {
+			return
+		}
+	}
+}
+
+// First returns the first mismatch of t, or nil when the claim is valid.
+func (t *EqualityTally) First() *EqualityMismatch {
+	var first *EqualityMismatch
+	t.Mismatches(func(m EqualityMismatch) bool {
+		first = &m
+		return false
+	})
+	return first
+}
+
+// Equality counts every value of source and claim. Errors come in the
+// contract's order: for source then claim, max_items, the first bad element,
+// max_distinct.
+func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	if err := itemsError(src, lim); err != nil {
 		return nil, err
 	}
@@ -227,19 +263,7 @@ func Equality(lim Limits, src, claim *Array) (*EqualityMismatch, error) {
 		}
 		ccount[id]++
 	}
-	for id := range first {
-		if count[id] == ccount[id] {
-			continue
-		}
-		from := claim
-		if id < nsrc {
-			from = src
-		}
-		m := &EqualityMismatch{Path: errs.Index(from.Path, int(first[id])), Expected: int(count[id]), Actual: int(ccount[id])}
-		m.Value, _ = from.At(int(first[id]))
-		return m, nil
-	}
-	return nil, nil
+	return &EqualityTally{src: *src, claim: *claim, nsrc: nsrc, first: first, count: count, ccount: ccount}, nil
 }
 
 // DifferenceMismatch is the first differing index of a claimed residual.
@@ -252,13 +276,53 @@ type DifferenceMismatch struct {
 	Actual   *canon.Scalar
 }
 
-// Difference checks claimed residuals arrays[2] (left_only) and arrays[3]
-// (right_only) against the bag differences of arrays[0] (left) and
-// arrays[1] (right), earliest occurrences removed, and returns the first
-// differing index (nil if none), left_only before right_only. Errors come in
-// the contract's order: for each array in turn, max_items, the first bad
-// element, max_distinct.
-func Difference(lim Limits, arrays *[4]Array) (*DifferenceMismatch, error) {
+// DifferenceTally is the outcome of [Difference]: every element's value id,
+// from which the expected residuals and the first discrepancy are read.
+type DifferenceTally struct {
+	arrays [4]Array
+	ids    [4][]int32
+	origin []int64 // per id: array<<40 | index of its first occurrence
+	first  *DifferenceMismatch
+}
+
+// First returns the first index at which a claimed residual differs from the
+// expected one, left_only before right_only, or nil when the claim is valid.
+func (t *DifferenceTally) First() *DifferenceMismatch { return t.first }
+
+// Residuals returns the expected left_only and right_only residuals.
+func (t *DifferenceTally) Residuals() (leftOnly, rightOnly []canon.Scalar) {
+	rem := make([]int32, len(t.origin))
+	var out [2][]canon.Scalar
+	for side := 0; side < 2; side++ {
+		clear(rem)
+		for _, id := range t.ids[1-side] {
+			rem[id]++
+		}
+		out[side] = make([]canon.Scalar, 0, len(t.ids[side]))
+		for _, id := range t.ids[side] {
+			if rem[id] > 0 {
+				rem[id]--
+				continue
+			}
+			out[side] = append(out[side], *t.value(id))
+		}
+	}
+	return out[0], out[1]
+}
+
+func (t *DifferenceTally) value(id int32) *canon.Scalar {
+	o := t.origin[id]
+	s, _ := t.arrays[o>>40].At(int(o & (1<<40 - 1))) // it converted without error before
+	return &s
+}
+
+// Difference reads the four arrays of a difference claim — arrays[0] (left),
+// arrays[1] (right), arrays[2] (the claimed left_only) and arrays[3] (the
+// claimed right_only) — and finds the first index at which a claimed
+// residual differs from the bag difference, earliest occurrences removed.
+// Errors come in the contract's order: for each array in turn, max_items,
+// the first bad element, max_distinct.
+func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 	ix := newIndex(arrays[0].N)
 	var ids [4][]int32
 	var origin []int64 // per id: array<<40 | index of its first occurrence
@@ -299,14 +363,18 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceMismatch, error) {
 			ids[k][i] = id
 		}
 	}
-	value := func(id int32) *canon.Scalar {
-		o := origin[id]
-		s, _ := arrays[o>>40].At(int(o & (1<<40 - 1)))
-		return &s
-	}
+	t := &DifferenceTally{arrays: *arrays, ids: ids, origin: origin}
+	t.first = t.walk()
+	return t, nil
+}
+
+// walk compares each claimed residual with the expected one as it is
+// produced, without building it, and returns the first difference.
+func (t *DifferenceTally) walk() *DifferenceMismatch {
+	ids := &t.ids
 	// rem counts, per value, the occurrences of the other side still to be
 	// matched; it is filled for one walk and emptied by it.
-	rem := make([]int32, len(origin))
+	rem := make([]int32, len(t.origin))
 	lists := [2]string{"/left_only", "/right_only"}
 	for side := 0; side < 2; side++ {
 		self, other, claimed := ids[side], ids[1-side], ids[2+side]
@@ -321,17 +389,17 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceMismatch, error) {
 				continue
 			}
 			if i >= len(claimed) || claimed[i] != id {
-				m := &DifferenceMismatch{Path: errs.Index(lists[side], i), Expected: value(id)}
+				m := &DifferenceMismatch{Path: errs.Index(lists[side], i), Expected: t.value(id)}
 				if i < len(claimed) {
-					m.Actual = value(claimed[i])
+					m.Actual = t.value(claimed[i])
 				}
-				return m, nil
+				return m
 			}
 			i++
 		}
 		if i < len(claimed) {
-			return &DifferenceMismatch{Path: errs.Index(lists[side], i), Actual: value(claimed[i])}, nil
+			return &DifferenceMismatch{Path: errs.Index(lists[side], i), Actual: t.value(claimed[i])}
 		}
 	}
-	return nil, nil
+	return nil
 }

@@ -12,13 +12,10 @@ func (d *Doc) Name(n *Node) string {
 	return decodeString(d.Src[n.NameStart+1:n.NameEnd-1], n.NameFlags)
 }
 
-// ElemStr returns the decoded value of a String element.
-func (d *Doc) ElemStr(e *Elem) string {
-	return decodeString(d.Src[e.Start+1:e.End-1], e.Flags)
+// Str returns the decoded value of a String element.
+func (e *Elem) Str() string {
+	return decodeString(e.Raw[1:len(e.Raw)-1], e.Flags)
 }
-
-// ElemRaw returns the source text of a scalar element.
-func (d *Doc) ElemRaw(e *Elem) string { return d.Src[e.Start:e.End] }
 
 // ArrayElems returns the recorded elements of the array at node i (parsed
 // with Options.ArrayElems).

@@ -71,12 +71,14 @@ type Node struct {
 }
 
 // Elem is a recorded array element (with Options.ArrayElems): a third of a
-// Node, since arrays of scalars are most of a document.
+// Node, since arrays of scalars are most of a document. It holds its own
+// text, so an element can be decoded without its document.
 // The contents of an element that is itself an array or object are checked
 // by the grammar but not recorded.
 type Elem struct {
-	Start int
-	End   int
+	// Raw is the element's source text: a scalar's whole literal (a
+	// string's with its quotes), a container's opening bracket only.
+	Raw   string
 	Kind  Kind
 	Flags uint8 // of a String value
 }
@@ -218,13 +220,14 @@ func (p *parser) run() error {
 		}
 		mode := p.record()
 		idx := int(-1)
+		start := p.pos
 		switch mode {
 		case recNode:
 			idx = len(p.nodes)
 			p.nodes = append(p.nodes, Node{Start: p.pos, NameStart: nameStart, NameEnd: nameEnd, NameFlags: nameFlags, Elem0: len(p.elems)})
 		case recElem:
 			idx = len(p.elems)
-			p.elems = append(p.elems, Elem{Start: p.pos})
+			p.elems = append(p.elems, Elem{})
 		}
 		nameStart, nameEnd, nameFlags = 0, 0, 0
 		c := p.src[p.pos]
@@ -242,7 +245,7 @@ func (p *parser) run() error {
 				p.nodes[idx].Kind = kind
 			case recElem:
 				e := &p.elems[idx]
-				e.Kind, e.End = kind, e.Start+1
+				e.Kind, e.Raw = kind, p.src[start:start+1]
 				idx = -1 // an element's contents are not recorded
 			}
 			p.push(idx, c == '{')
@@ -297,7 +300,7 @@ func (p *parser) run() error {
 			n.Skip = idx + 1
 		case recElem:
 			e := &p.elems[idx]
-			e.Kind, e.Flags, e.End = kind, flags, p.pos
+			e.Kind, e.Flags, e.Raw = kind, flags, p.src[start:p.pos]
 		}
 	after:
 		// A value has ended at p.pos: close containers or move to the next value.

@@ -362,7 +362,7 @@ func TestRecordingLimits(t *testing.T) {
 		t.Fatalf("ArrayElems: %+v %+v", doc.Nodes, doc.Elems)
 	}
 	els := doc.ArrayElems(0)
-	if els[0].Kind != Array || doc.ElemRaw(&els[0]) != "[" || els[1].Kind != Object || doc.ElemRaw(&els[1]) != "{" || doc.ElemRaw(&els[4]) != "9" {
+	if els[0].Kind != Array || els[0].Raw != "[" || els[1].Kind != Object || els[1].Raw != "{" || els[4].Raw != "9" {
 		t.Errorf("ArrayElems: %+v", els)
 	}
 	// Members of an object stay Nodes; the arrays among them get Elems.
@@ -370,8 +370,8 @@ func TestRecordingLimits(t *testing.T) {
 	if len(doc.Nodes) != 5 || len(doc.Elems) != 3 || doc.Nodes[1].Elem0 != 0 || doc.Nodes[3].Elem0 != 2 || doc.Nodes[4].Elem0 != 3 || doc.Nodes[4].Rec != 0 {
 		t.Fatalf("ArrayElems in an object: %+v %+v", doc.Nodes, doc.Elems)
 	}
-	if e := doc.ArrayElems(1)[1]; doc.ElemStr(&e) != "A" || e.Flags != Escaped {
-		t.Errorf("ElemStr = %q, flags %d", doc.ElemStr(&e), e.Flags)
+	if e := doc.ArrayElems(1)[1]; e.Str() != "A" || e.Flags != Escaped {
+		t.Errorf("Elem.Str = %q, flags %d", e.Str(), e.Flags)
 	}
 
 	// An error beyond the recorded part is still found.

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"pgregory.net/rapid"
 )
@@ -203,6 +204,19 @@ func stringFlags(s string) uint8 {
 	return f
 }
 
+// spanIn returns the byte offset of sub, a substring of src sharing its
+// memory, within src (-1 if it is not one).
+func spanIn(src, sub string) int {
+	if len(sub) == 0 {
+		return -1
+	}
+	off := int(uintptr(unsafe.Pointer(unsafe.StringData(sub))) - uintptr(unsafe.Pointer(unsafe.StringData(src))))
+	if off < 0 || off+len(sub) > len(src) {
+		return -1
+	}
+	return off
+}
+
 // modelTape is the tape Parse should record of the tree root: the root
 // always, then in pre-order a child when its parent is recorded, its depth is
 // at most MaxDepth and it is among the first MaxChildren. With ArrayElems an
@@ -229,12 +243,12 @@ func modelTape(src string, root *refNode, opt Options) ([]Node, []Elem) {
 			}
 			out[idx].Rec++
 			if opt.ArrayElems && n.kind == Array {
-				e := Elem{Start: int(ch.start), End: int(ch.end), Kind: ch.kind}
+				e := Elem{Raw: src[ch.start:ch.end], Kind: ch.kind}
 				switch ch.kind {
 				case String:
 					e.Flags = stringFlags(src[ch.start+1 : ch.end-1])
 				case Array, Object:
-					e.End = e.Start + 1
+					e.Raw = src[ch.start : ch.start+1]
 				}
 				elems = append(elems, e)
 				continue
@@ -289,13 +303,15 @@ func checkTape(t tb, doc *Doc, opt Options) {
 					t.Fatalf("node %d: Elem0 %d, Rec %d, Skip %d, %d elems", i, n.Elem0, n.Rec, n.Skip, len(doc.Elems))
 				}
 				for _, e := range doc.ArrayElems(int(i)) {
-					if e.Start < prevEnd || e.End > n.End-1 || e.Start >= e.End {
-						t.Fatalf("node %d: elem span %d..%d outside %d..%d", i, e.Start, e.End, prevEnd, n.End-1)
+					start := spanIn(src, e.Raw)
+					end := start + len(e.Raw)
+					if start < prevEnd || end > n.End-1 || start >= end {
+						t.Fatalf("node %d: elem span %d..%d outside %d..%d", i, start, end, prevEnd, n.End-1)
 					}
-					if (e.Kind == Array || e.Kind == Object) != (e.End == e.Start+1 && strings.IndexByte("[{", src[e.Start]) >= 0) {
+					if (e.Kind == Array || e.Kind == Object) != (len(e.Raw) == 1 && strings.IndexByte("[{", e.Raw[0]) >= 0) {
 						t.Fatalf("node %d: elem %+v", i, e)
 					}
-					prevEnd = e.End
+					prevEnd = end
 				}
 				break
 			}
