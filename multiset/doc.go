@@ -3,22 +3,27 @@
 // bag as a source array, and [CheckDifference] whether claimed left-only and
 // right-only residuals are the bag difference of two arrays.
 //
-// # Verdicts and errors
+//	res, err := multiset.CheckEquality(multiset.EqualityInput[int]{Source: want, Claim: got}, multiset.Limits{})
 //
-// A check returns a verdict value ([EqualityResult], [DifferenceResult]):
-// Valid, Reason and the first Discrepancy, never a repaired claim.
-// A verdict's AppendJSON method writes exactly the tool's output document
-// (json.Marshal gives the same JSON value), and its Err method is nil when valid and otherwise an
-// error that reads as a test failure:
+// # Elements
 //
-//	if err := res.Err(); err != nil {
-//		t.Error(err) // claim has 1 occurrence of 1 where source has 2 (first at /source/0)
-//	}
+// Both checks are generic in the element type T, and every input form takes
+// the same path to a verdict. An element is a JSON scalar — null, a boolean,
+// a string or a finite number — given as:
 //
-// A non-nil error is an *[claimcheck.Error]: the input was malformed (an element that
-// is not a scalar, NaN, invalid UTF-8: code invalid_input, with the
-// element's JSON Pointer path) or over a [Limits] value (code
-// limit_exceeded, with the array's path and the limit's name).
+//   - []any holding nil, bool, string, float64, float32, any integer type,
+//     json.Number or a [canon.Scalar] (what encoding/json decodes into, with
+//     or without UseNumber);
+//   - a slice of one of those types, or of a named type whose underlying
+//     type is one ([]int, []string, []float64, []json.Number, []canon.Scalar,
+//     []Grade): read without boxing each element.
+//
+// Any other element (a map, slice, struct or pointer) is refused at its path.
+// Go values are exact and never round silently: an integer that no double
+// holds (2^53+1, math.MaxUint64) is refused with a message suggesting a
+// string, a float32 is the number encoding/json writes for it (float32(0.1)
+// equals the JSON 0.1), and a json.Number is JSON text, rounded as the same
+// literal in a document is. See [canon.Of].
 //
 // # Equality
 //
@@ -27,22 +32,52 @@
 // are the same bag when every value occurs equally often in both. The first
 // mismatch is the first distinct value of source, in order of first
 // occurrence, whose counts differ, and otherwise the first value of claim
-// that source lacks.
+// that source lacks; [EqualityResult.Discrepancies] lists all of them in
+// that order.
+//
+// # Difference
+//
+// The residuals are computed one occurrence for one occurrence, the earliest
+// occurrences removed; the discrepancy is the first index at which a claimed
+// list differs, left_only before right_only. [DifferenceResult.Residuals]
+// returns the lists the claim should have had.
+//
+// # Verdicts and errors
+//
+// A check returns a verdict value ([EqualityResult], [DifferenceResult]):
+// Valid, Reason and the first Discrepancy, never a repaired claim. Its
+// AppendJSON method writes the tool's output document from its fields (and
+// refuses a result that is no verdict, such as the zero value), and its Err
+// method is nil when valid and otherwise an error that reads as a test
+// failure:
+//
+//	if err := res.Err(); err != nil {
+//		t.Error(err) // claim has 1 occurrence of 1 where source has 2 (first at /source/0)
+//	}
+//
+// A non-nil error is a *[claimcheck.Error]: an element that is not a scalar
+// or not exact (code invalid_input, with the element's JSON Pointer path,
+// such as /source/3), or an array over a [Limits] value (code
+// limit_exceeded, with the array's path and the limit's name). Arrays are
+// checked in the order the tool's document lists them, and each array's
+// max_items before its elements before its max_distinct.
 //
 // # Limits
 //
 // Each input array may hold at most MaxItems elements and MaxDistinct
-// distinct values; [DefaultLimits] are the descriptors' 10000 and 10000.
-// Grading code with larger bags raises them:
+// distinct values; a zero [Limits] field means [DefaultLimits]', the tool
+// descriptors' 10000 and 10000. Grading code with larger bags raises them:
 //
-//	res, err := multiset.Limits{MaxItems: 1 << 20, MaxDistinct: 1 << 20}.CheckEquality(in)
+//	res, err := multiset.CheckEquality(in, multiset.Limits{MaxItems: 1 << 20, MaxDistinct: 1 << 20})
 //
 // # Guarantees
 //
 // Exact: equality is canon's, decided on the double and string values
 // without formatting. Deterministic: the same input gives the same verdict
 // and bytes; no map iteration order reaches a result. Linear: time O(n) in
-// the number of elements, memory O(distinct values); each element is hashed
-// once; nothing is sorted and nothing compared pairwise. Safe for concurrent
-// use.
+// the number of elements, memory O(distinct values) for equality (a
+// difference keeps one small id per element); each element is converted and
+// hashed once; nothing is sorted and nothing compared pairwise. Safe for
+// concurrent use. The precedence of errors and the paths they carry are
+// written out in docs/contract.md in the repository.
 package multiset
