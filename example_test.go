@@ -1,6 +1,7 @@
 package claimcheck_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -18,10 +19,10 @@ func Example() {
 	}, multiset.Limits{})
 	fmt.Println("same bag:", eq.Valid)
 
-	diff, _ := multiset.CheckDifference(multiset.DifferenceInput[any]{
-		Left:  []any{"a", "b", "a"},
-		Right: []any{"a"},
-		Claim: multiset.DifferenceClaim[any]{LeftOnly: []any{"a", "b"}},
+	diff, _ := multiset.CheckDifference(multiset.DifferenceInput[string]{
+		Left:  []string{"a", "b", "a"},
+		Right: []string{"a"},
+		Claim: multiset.DifferenceClaim[string]{LeftOnly: []string{"a", "b"}},
 	}, multiset.Limits{})
 	fmt.Println("difference:", diff)
 
@@ -40,23 +41,63 @@ func Example() {
 // The same checks as JSON documents, as the CLI and the HTTP handler run them.
 func Example_json() {
 	out, _ := schema.Execute("multiset-equality-check", "1.0.0", []byte(`{"source":[1,1],"claim":[1]}`))
-	fmt.Println(string(out))
+	version := bytes.Index(out, []byte(`,"reference_version"`))
+	fmt.Println(string(out[:version]) + ",…}")
 
 	_, err := schema.Execute("multiset-equality-check", "1.0.0", []byte(`{"Source":[1,1],"claim":[1]}`))
 	fmt.Println(err)
 	// Output:
-	// {"valid":false,"reason":"claim_mismatch","discrepancy":{"path":"/source/0","expected":"2","actual":"1"},"reference_version":"ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"}
+	// {"valid":false,"reason":"claim_mismatch","discrepancy":{"path":"/source/0","expected":"2","actual":"1"},…}
 	// invalid_input at /Source: unknown member "Source"
 }
 
-// Every package returns the same error type; errors.As finds it whichever
-// package's alias names it.
-func Example_errors() {
-	_, err := rational.CheckRational(rational.Input{Expression: "2 ^ 3", ClaimedValue: "8"})
-	var e *claimcheck.Error // the same type as *claimcheck.Error
-	if errors.As(err, &e) {
-		fmt.Println(e.Code, e.Path, e.Position)
+// Every package returns *claimcheck.Error: errors.As finds it and errors.Is
+// branches on its code, whichever package returned it.
+func ExampleError() {
+	errs := []error{}
+	_, err := multiset.CheckEquality(multiset.EqualityInput[int64]{Source: []int64{1<<53 + 1}}, multiset.Limits{})
+	errs = append(errs, err)
+	_, err = multiset.CheckEquality(multiset.EqualityInput[int]{Source: make([]int, 3)}, multiset.Limits{MaxItems: 2})
+	errs = append(errs, err)
+	_, err = rational.CheckRational(rational.Input{Expression: "2 ^ 3", ClaimedValue: "8"})
+	errs = append(errs, err)
+	_, err = schema.Execute("no-such-tool", "", nil)
+	errs = append(errs, err)
+
+	for _, err := range errs {
+		var e *claimcheck.Error
+		if errors.As(err, &e) {
+			fmt.Printf("%-14s path=%q position=%d limit=%q\n", e.Code, e.Path, e.Position, e.Limit)
+		}
+		switch {
+		case errors.Is(err, claimcheck.ErrInvalidInput):
+			fmt.Println("  the input is malformed")
+		case errors.Is(err, claimcheck.ErrLimitExceeded):
+			fmt.Println("  the input is over a limit")
+		case errors.Is(err, claimcheck.ErrUnknownTool):
+			fmt.Println("  no such tool")
+		}
 	}
 	// Output:
-	// invalid_input /expression 2
+	// invalid_input  path="/source/0" position=-1 limit=""
+	//   the input is malformed
+	// limit_exceeded path="/source" position=-1 limit="max_items"
+	//   the input is over a limit
+	// invalid_input  path="/expression" position=2 limit=""
+	//   the input is malformed
+	// unknown_tool   path="" position=-1 limit=""
+	//   no such tool
+}
+
+// The JSON form of an error is the error document the CLI and the HTTP
+// handler write.
+func ExampleError_MarshalJSON() {
+	_, err := rational.CheckRational(rational.Input{Expression: "1 +", ClaimedValue: "1"})
+	var e *claimcheck.Error
+	if errors.As(err, &e) {
+		doc, _ := e.MarshalJSON()
+		fmt.Println(string(doc))
+	}
+	// Output:
+	// {"error":{"code":"invalid_input","path":"/expression","position":3,"message":"unexpected end of expression"}}
 }

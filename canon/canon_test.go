@@ -157,7 +157,7 @@ type (
 	namedFloat64 float64
 )
 
-// TestOfAcceptedTypes covers every Go type SPEC section 1 accepts.
+// TestOfAcceptedTypes covers every Go type docs/contract.md §1 accepts.
 func TestOfAcceptedTypes(t *testing.T) {
 	negZero := math.Copysign(0, -1)
 	tests := []struct {
@@ -243,7 +243,7 @@ func TestOfAcceptedTypes(t *testing.T) {
 	}
 }
 
-// TestOfRefused covers values SPEC section 1 refuses, each with the word
+// TestOfRefused covers values docs/contract.md §1 refuses, each with the word
 // its message must contain (the type is named for non-scalar values).
 func TestOfRefused(t *testing.T) {
 	x := 1

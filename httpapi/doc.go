@@ -31,7 +31,7 @@
 //	500  internal_error: a handler panicked (a bug); logged once with its stack
 //
 // The codes invalid_input, limit_exceeded and unknown_tool are the contract's
-// (SPEC.md section 5); not_found, method_not_allowed, unsupported_media_type
+// (docs/contract.md §5); not_found, method_not_allowed, unsupported_media_type
 // and internal_error are this package's own, for failures that concern the
 // HTTP request rather than a tool's document. A request is checked in this
 // order: route, tool and version (404), method (405), Content-Type (415),

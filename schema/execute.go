@@ -15,7 +15,7 @@ import (
 // invalid_input or limit_exceeded for input the tool refuses, unknown_tool
 // for a tool id or version not served (an empty version means the newest).
 //
-// Input is read strictly, in one pass (SPEC.md sections 5 and 7): a grammar
+// Input is read strictly, in one pass (docs/contract.md §5 and §6): a grammar
 // error anywhere is invalid_input at path "" before any other check; then
 // the members of each object in document order (unknown, duplicate, or not
 // valid Unicode), missing members in schema order, value types in schema

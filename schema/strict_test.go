@@ -10,7 +10,7 @@ import (
 	"github.com/claimcheck/claimcheck/schema"
 )
 
-// strictRow is one input and the answer SPEC.md sections 5 and 7 require:
+// strictRow is one input and the answer docs/contract.md §5 and §6 require:
 // an error (code, path, limit, position) or, with valid set, an output whose
 // "valid" member is valid.
 type strictRow struct {
@@ -144,7 +144,7 @@ var strictRows = []strictRow{
 	invalid(dif, `{"left":[],"right":[],"claim":{"left_only":[],"right_only":[]}`, "", "an unclosed object"),
 	invalid(eq, `{"source":[],"claim":[]`+deepArray+`}`, "", "a grammar error after deep nesting"),
 
-	// The rational tool's strictness (SPEC.md section 7 rules 6, 12, 13).
+	// The rational tool's strictness (docs/contract.md §6 rules 6, 12, 13).
 	output(rat, `{"\u0065xpression":"1",`+rc+`}`, true, "\\u0065xpression is expression"),
 	invalid(rat, `{"expression":"1",`+rc+`,"expression":"1"}`, "/expression", "a duplicate expression: no position"),
 	invalid(rat, `{"expression":{"a":1,"a":2},`+rc+`}`, "/expression", "a type error at /expression, whatever it contains"),
