@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,15 +10,55 @@ import (
 	"github.com/claimcheck/claimcheck/schema"
 )
 
+// show prints an output document indented, its long reference_version
+// member elided for the width of this page.
+func show(out []byte) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(out, &doc); err != nil {
+		panic(err)
+	}
+	doc["reference_version"] = json.RawMessage(`"…"`)
+	// Keep the document's member order: re-read it in order.
+	var b bytes.Buffer
+	b.WriteString("{")
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.Token()
+	for i := 0; dec.More(); i++ {
+		name, _ := dec.Token()
+		var v json.RawMessage
+		dec.Decode(&v)
+		if i > 0 {
+			b.WriteString(",")
+		}
+		k, _ := json.Marshal(name)
+		b.Write(k)
+		b.WriteString(":")
+		b.Write(doc[name.(string)])
+	}
+	b.WriteString("}")
+	var pretty bytes.Buffer
+	json.Indent(&pretty, b.Bytes(), "", "  ")
+	fmt.Println(pretty.String())
+}
+
 // Execute checks a claimed bag equality; an empty version means the newest.
 func ExampleExecute() {
 	out, err := schema.Execute("multiset-equality-check", "", []byte(`{"source":[1,1,"a"],"claim":["a",1.0]}`))
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(string(out))
+	show(out)
 	// Output:
-	// {"valid":false,"reason":"claim_mismatch","discrepancy":{"path":"/source/0","expected":"2","actual":"1"},"reference_version":"ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"}
+	// {
+	//   "valid": false,
+	//   "reason": "claim_mismatch",
+	//   "discrepancy": {
+	//     "path": "/source/0",
+	//     "expected": "2",
+	//     "actual": "1"
+	//   },
+	//   "reference_version": "…"
+	// }
 }
 
 // The difference tool reports the first wrong residual element, written in
@@ -31,9 +72,18 @@ func ExampleExecute_difference() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(string(out))
+	show(out)
 	// Output:
-	// {"valid":false,"reason":"claim_mismatch","discrepancy":{"path":"/left_only/1","expected":1,"actual":2},"reference_version":"ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"}
+	// {
+	//   "valid": false,
+	//   "reason": "claim_mismatch",
+	//   "discrepancy": {
+	//     "path": "/left_only/1",
+	//     "expected": 1,
+	//     "actual": 2
+	//   },
+	//   "reference_version": "…"
+	// }
 }
 
 // The rational tool reports the true value and the difference.
@@ -42,9 +92,23 @@ func ExampleExecute_rational() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(string(out))
+	show(out)
 	// Output:
-	// {"valid":false,"reason":"value_mismatch","value":"-1/6","first_discrepancy":{"field":"claimed_value","claimed_value":"1/6","canonical_claim":"1/6","actual_value":"-1/6","difference":"-1/3","position":null,"divisor_text":null},"reference_version":"ISO/IEC 10967-2:2001 (LIA-2) exact-result terminology; exact arithmetic over the rationals with canonical reduced form; RFC 8259 sec. 6 integer grammar and sec. 7 strings"}
+	// {
+	//   "valid": false,
+	//   "reason": "value_mismatch",
+	//   "value": "-1/6",
+	//   "first_discrepancy": {
+	//     "field": "claimed_value",
+	//     "claimed_value": "1/6",
+	//     "canonical_claim": "1/6",
+	//     "actual_value": "-1/6",
+	//     "difference": "-1/3",
+	//     "position": null,
+	//     "divisor_text": null
+	//   },
+	//   "reference_version": "…"
+	// }
 }
 
 // Input the tool refuses is an *claimcheck.Error; json.Marshal of it is the error
@@ -55,15 +119,14 @@ func ExampleError() {
 	if errors.As(err, &e) {
 		fmt.Println(e.Code, e.Path)
 	}
-	doc, _ := json.Marshal(err)
-	fmt.Println(string(doc))
+	fmt.Println(e.Message)
 
 	_, err = schema.Execute("multiset-equality-check", "", []byte(`{"source":[],"claim":[],"source":[]}`))
-	doc, _ = json.Marshal(err)
+	doc, _ := json.Marshal(err)
 	fmt.Println(string(doc))
 	// Output:
 	// invalid_input /source/0
-	// {"error":{"code":"invalid_input","path":"/source/0","message":"number 1e400 is out of the range of a double"}}
+	// number 1e400 is out of the range of a double
 	// {"error":{"code":"invalid_input","path":"/source","message":"duplicate member \"source\""}}
 }
 
@@ -78,11 +141,33 @@ func ExampleLookup() {
 	// unknown_tool at the document root: no tool rational-expression-check@2.0.0
 }
 
+// A Tool executes documents itself once looked up, as the HTTP handler does
+// for each request.
+func ExampleTool_Execute() {
+	tool, err := schema.Lookup("rational-expression-check", "1.0.0")
+	if err != nil {
+		panic(err)
+	}
+	out, _ := tool.Execute([]byte(`{"expression":"6/4","claimed_value":"3/2","require_canonical":true}`))
+	var doc struct {
+		Valid bool
+		Value string
+	}
+	json.Unmarshal(out, &doc)
+	fmt.Println(doc.Valid, doc.Value)
+	// Output:
+	// true 3/2
+}
+
 // Tools lists the served tools in a fixed order.
 func ExampleTools() {
 	for _, t := range schema.Tools() {
 		fmt.Print(t.ID, "@", t.Version)
-		for _, l := range t.Limits {
+		for i, l := range t.Limits {
+			if i == 3 {
+				fmt.Print(" ...")
+				break
+			}
 			fmt.Print(" ", l.Name, "=", l.Value)
 		}
 		fmt.Println()
@@ -90,5 +175,5 @@ func ExampleTools() {
 	// Output:
 	// multiset-equality-check@1.0.0 max_items=10000 max_distinct=10000
 	// multiset-difference-check@1.0.0 max_items=10000 max_distinct=10000
-	// rational-expression-check@1.0.0 max_expression_bytes=4096 max_tokens=1024 max_depth=64 max_value_digits=500
+	// rational-expression-check@1.0.0 max_expression_bytes=4096 max_tokens=1024 max_depth=64 ...
 }
