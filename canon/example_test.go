@@ -134,7 +134,7 @@ func ExampleScalar() {
 
 // Every refusal is a *claimcheck.Error with code invalid_input; callers that know
 // where the value sits set its Path.
-func ExampleError() {
+func ExampleKey_refused() {
 	_, err := canon.Key(math.NaN())
 	var e *claimcheck.Error
 	if errors.As(err, &e) {
@@ -147,4 +147,67 @@ func ExampleError() {
 	// invalid_input
 	// number NaN is not finite
 	// invalid_input at /source/3: number NaN is not finite
+}
+
+// The constructors build a Scalar from one Go value of a known kind, with the
+// same rules as Of and without an interface conversion.
+func ExampleIntScalar() {
+	for _, n := range []int64{-7, 1 << 53, 1 << 60, 1<<53 + 1} {
+		s, err := canon.IntScalar(n)
+		if err != nil {
+			fmt.Println(n, "refused")
+			continue
+		}
+		fmt.Println(n, "is", s)
+	}
+	// Output:
+	// -7 is -7
+	// 9007199254740992 is 9007199254740992
+	// 1152921504606846976 is 1152921504606847000
+	// 9007199254740993 refused
+}
+
+func ExampleUintScalar() {
+	_, err := canon.UintScalar(math.MaxUint64)
+	fmt.Println(err != nil)
+	s, _ := canon.UintScalar(1 << 63)
+	fmt.Println(s)
+	// Output:
+	// true
+	// 9223372036854776000
+}
+
+func ExampleFloat32Scalar() {
+	s, _ := canon.Float32Scalar(0.1)
+	d, _ := canon.NumberScalar(0.1)
+	fmt.Println(s, s == d)
+	// Output:
+	// 0.1 true
+}
+
+func ExampleNumberScalar() {
+	s, _ := canon.NumberScalar(math.Copysign(0, -1))
+	fmt.Println(s)
+	_, err := canon.NumberScalar(math.Inf(1))
+	fmt.Println(err)
+	// Output:
+	// 0
+	// invalid_input at the document root: number +Inf is not finite
+}
+
+func ExampleStringScalar() {
+	s, _ := canon.StringScalar("tab\there")
+	fmt.Println(s)
+	_, err := canon.StringScalar("\xff")
+	fmt.Println(err)
+	// Output:
+	// "tab\there"
+	// invalid_input at the document root: string is not valid UTF-8 (byte offset 0)
+}
+
+func ExampleBoolScalar() {
+	t, null := canon.BoolScalar(true), canon.NullScalar()
+	fmt.Println(t, null, t.Kind(), null.Kind())
+	// Output:
+	// true null boolean null
 }

@@ -113,7 +113,7 @@ func ExampleExecute_rational() {
 
 // Input the tool refuses is an *claimcheck.Error; json.Marshal of it is the error
 // document, and errors.As finds its code and path.
-func ExampleError() {
+func ExampleExecute_refused() {
 	_, err := schema.Execute("multiset-equality-check", "", []byte(`{"source":[1e400],"claim":[]}`))
 	var e *claimcheck.Error
 	if errors.As(err, &e) {
