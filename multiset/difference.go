@@ -10,15 +10,15 @@ import (
 // arrays and the claimed residuals of their bag difference. T is the element
 // type, as for [EqualityInput]. A nil slice is an empty array.
 type DifferenceInput[T any] struct {
-	Left  []T
-	Right []T
-	Claim DifferenceClaim[T]
+	Left  []T                `json:"left"`
+	Right []T                `json:"right"`
+	Claim DifferenceClaim[T] `json:"claim"`
 }
 
 // DifferenceClaim is the claimed pair of residuals.
 type DifferenceClaim[T any] struct {
-	LeftOnly  []T
-	RightOnly []T
+	LeftOnly  []T `json:"left_only"`
+	RightOnly []T `json:"right_only"`
 }
 
 // DifferenceResult is the verdict of [CheckDifference].

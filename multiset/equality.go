@@ -11,10 +11,12 @@ import (
 // EqualityInput is the input of the multiset-equality-check tool: two arrays
 // of JSON scalars. T is the element type; see the package documentation for
 // the types whose elements are scalars ([]any, []int, []string, ...). A nil
-// slice is an empty array.
+// slice is an empty array. The json tags name the tool's document members,
+// for decoding with encoding/json (which, unlike the JSON tools, is lenient:
+// see package schema for the strict reading).
 type EqualityInput[T any] struct {
-	Source []T
-	Claim  []T
+	Source []T `json:"source"`
+	Claim  []T `json:"claim"`
 }
 
 // EqualityResult is the verdict of [CheckEquality].
