@@ -8,13 +8,16 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
-const batchSynopsis = "claimcheck batch [-j N] [-max-line-bytes N] TOOL_ID [FILE]"
+const batchSynopsis = "claimcheck batch [-exit-code] [-j N] [-max-line-bytes N] TOOL_ID [FILE]"
 
 func batchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("batch", flag.ContinueOnError)
+	invalidExit := fs.Bool("exit-code", false, "exit 4 when every line got an output document and a verdict is \"valid\":false")
 	workers := fs.Int("j", runtime.NumCPU(), "check up to `N` lines in parallel")
 	maxLine := fs.Int64("max-line-bytes", defaultMaxBytes, "refuse a line of more `bytes` (not counting its line ending) with limit_exceeded")
 	pos, code, ok := parseFlags(fs, args, stdout, stderr, batchSynopsis)
@@ -42,7 +45,7 @@ func batchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// unknown_tool document per line would only repeat the mistake, and
 		// one document for the whole run would break the one-line-per-line
 		// contract.
-		fmt.Fprintf(stderr, "claimcheck: %s\n", unknown.Message)
+		fmt.Fprintf(stderr, "claimcheck: %s; the tools are %s\n", unknown.Message, toolList())
 		return exitUsage
 	}
 	r, name, closeFn, err := openInput(pos[1:], stdin)
@@ -51,13 +54,21 @@ func batchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer closeFn()
-	return batch(batchConfig{tool: t, workers: *workers, maxLine: *maxLine}, r, name, stdout, stderr)
+	return batch(batchConfig{tool: t, workers: *workers, maxLine: *maxLine, invalidExit: *invalidExit}, r, name, stdout, stderr)
 }
 
 type batchConfig struct {
-	tool    *schema.Tool
-	workers int
-	maxLine int64 // bytes of a line, not counting "\n" or "\r\n"
+	tool        *schema.Tool
+	workers     int
+	maxLine     int64 // bytes of a line, not counting "\n" or "\r\n"
+	invalidExit bool  // -exit-code: a false verdict exits 4
+}
+
+// blankLine is the error document of a line that is empty or only JSON
+// whitespace. Its code and path are what the tool answers for those bytes
+// (no JSON value: invalid_input at ""); the message says what happened.
+func blankLine() *claimcheck.Error {
+	return errs.Invalid("", "blank line: want one JSON document per line")
 }
 
 // Lines travel in chunks so that the cost of handing work between
@@ -87,8 +98,9 @@ type lineRef struct {
 	over       bool  // longer than the cap; not stored
 }
 
-// batch answers every non-blank line of r on w, in order, checking up to
-// cfg.workers chunks at a time, and returns the exit code.
+// batch answers every line of r on w, in order, output line N for input
+// line N, checking up to cfg.workers chunks at a time, and returns the exit
+// code.
 //
 // Three stages: one reader fills chunks taken from a free list and sends
 // each on two channels, ordered (to the writer, in input order) and work
@@ -117,21 +129,25 @@ func batch(cfg batchConfig, r io.Reader, name string, w, stderr io.Writer) int {
 	}()
 
 	tooLong := append(tooLarge("the line", cfg.maxLine).AppendJSON(nil), '\n')
+	blank := append(blankLine().AppendJSON(nil), '\n')
 	var wg sync.WaitGroup
 	for range cfg.workers {
 		wg.Go(func() {
 			for c := range work {
-				c.out, c.worst, c.reports = c.out[:0], gotOutput, c.reports[:0]
+				c.out, c.worst, c.reports = c.out[:0], gotValid, c.reports[:0]
 				for _, l := range c.lines {
-					if l.over {
-						c.out = append(c.out, tooLong...)
-						c.worst = max(c.worst, gotError)
-						continue
-					}
+					line := c.in[l.start:l.end]
 					var o outcome
 					var report string
-					c.out, o, report = answer(c.out, cfg.tool, c.in[l.start:l.end])
-					c.out = append(c.out, '\n')
+					switch {
+					case l.over:
+						c.out, o = append(c.out, tooLong...), gotError
+					case isBlank(line):
+						c.out, o = append(c.out, blank...), gotError
+					default:
+						c.out, o, report = answer(c.out, cfg.tool, line)
+						c.out = append(c.out, '\n')
+					}
 					c.worst = max(c.worst, o)
 					if report != "" {
 						c.reports = append(c.reports, fmt.Sprintf("claimcheck: internal error on %s line %d: %s", name, l.num, report))
@@ -150,7 +166,7 @@ func batch(cfg batchConfig, r io.Reader, name string, w, stderr io.Writer) int {
 			close(quit)
 		}
 	}
-	worst := gotOutput
+	worst := gotValid
 	flush := func() {
 		if werr == nil {
 			if err := bw.Flush(); err != nil {
@@ -204,12 +220,8 @@ func batch(cfg batchConfig, r io.Reader, name string, w, stderr io.Writer) int {
 	case readErr != nil:
 		fmt.Fprintf(stderr, "claimcheck: reading %s: %v\n", name, readErr)
 		return exitUsage
-	case worst == gotInternal:
-		return exitInternal
-	case worst == gotError:
-		return exitDocError
 	}
-	return exitOK
+	return exitCode(worst, cfg.invalidExit)
 }
 
 // readChunks reads r line by line into chunks taken from free and hands
@@ -256,20 +268,20 @@ func readChunks(r io.Reader, maxLine int64, free <-chan *chunk, quit <-chan stru
 type lineKind uint8
 
 const (
-	lineEOF   lineKind = iota // no line: the input is finished
-	lineBlank                 // empty or only JSON whitespace: no answer
-	lineDoc                   // a document, appended to the buffer
-	lineOver                  // longer than the cap: discarded unread
+	lineEOF  lineKind = iota // no line: the input is finished
+	lineDoc                  // a line, appended to the buffer (it may be blank)
+	lineOver                 // longer than the cap: discarded unread
 )
 
 // readLine reads one line, appending its bytes, without the line ending
 // ("\n", "\r\n", or a final "\r" at the end of input), to buf. A line over
 // maxLine bytes is discarded as it streams: at most maxLine+1 of its bytes
-// are ever held. The bytes before a read error are dropped with it.
+// are ever held. The bytes before a read error are dropped with it. The end
+// of input ends the last line; it starts none: "a\n" is one line, "" none.
 func readLine(br *bufio.Reader, buf []byte, maxLine int64) ([]byte, lineKind, error) {
 	start := len(buf)
 	var n int64 // the line's bytes so far
-	over, nonBlank := false, false
+	over := false
 	for first := true; ; first = false {
 		frag, err := br.ReadSlice('\n')
 		switch err {
@@ -286,10 +298,9 @@ func readLine(br *bufio.Reader, buf []byte, maxLine int64) ([]byte, lineKind, er
 		n += int64(len(frag))
 		switch {
 		case over:
-			nonBlank = nonBlank || !isBlank(frag)
 		case n-1 > maxLine:
 			// Even without a trailing "\r" the line is over: stop keeping it.
-			over, nonBlank = true, !isBlank(buf[start:]) || !isBlank(frag)
+			over = true
 			buf = buf[:start]
 		default:
 			buf = append(buf, frag...)
@@ -302,16 +313,10 @@ func readLine(br *bufio.Reader, buf []byte, maxLine int64) ([]byte, lineKind, er
 		if l := len(buf); l > start && buf[l-1] == '\r' {
 			buf = buf[:l-1]
 		}
-		if int64(len(buf)-start) > maxLine {
-			over, nonBlank = true, !isBlank(buf[start:])
-			buf = buf[:start]
-		}
+		over = int64(len(buf)-start) > maxLine
 	}
-	switch {
-	case over && nonBlank:
-		return buf, lineOver, nil
-	case over || isBlank(buf[start:]):
-		return buf[:start], lineBlank, nil
+	if over {
+		return buf[:start], lineOver, nil
 	}
 	return buf, lineDoc, nil
 }

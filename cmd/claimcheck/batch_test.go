@@ -42,15 +42,16 @@ func TestReadLine(t *testing.T) {
 		{"final CR", "a\r", 10, []line{{lineDoc, "a"}}},
 		{"only one CR is a line ending", "a\r\r\n", 10, []line{{lineDoc, "a\r"}}},
 		{"CR inside a line stays", "a\rb\n", 10, []line{{lineDoc, "a\rb"}}},
-		{"blank lines", "\n \t\n\r\n \r \n", 10, []line{{lineBlank, ""}, {lineBlank, ""}, {lineBlank, ""}, {lineBlank, ""}}},
+		{"blank lines are lines", "\n \t\n\r\n \r \n", 10, []line{{lineDoc, ""}, {lineDoc, " \t"}, {lineDoc, ""}, {lineDoc, " \r "}}},
+		{"a lone CR at the end is an empty line", "a\n\r", 10, []line{{lineDoc, "a"}, {lineDoc, ""}}},
 		{"exactly the cap", "abc\nabc\r\n", 3, []line{{lineDoc, "abc"}, {lineDoc, "abc"}}},
 		{"one over the cap", "abcd\nx\n", 3, []line{{lineOver, ""}, {lineDoc, "x"}}},
 		{"one over with CR", "abcd\r\nx", 3, []line{{lineOver, ""}, {lineDoc, "x"}}},
-		{"blank over the cap is blank", "      \nx", 3, []line{{lineBlank, ""}, {lineDoc, "x"}}},
-		{"cap zero", "a\n\n", 0, []line{{lineOver, ""}, {lineBlank, ""}}},
+		{"blank over the cap is over", "      \nx", 3, []line{{lineOver, ""}, {lineDoc, "x"}}},
+		{"cap zero", "a\n\n", 0, []line{{lineOver, ""}, {lineDoc, ""}}},
 		{"longer than the reader's buffer", strings.Repeat("y", 100) + "\nx", 50, []line{{lineOver, ""}, {lineDoc, "x"}}},
 		{"kept across buffer refills", strings.Repeat("y", 40) + "\r\n", 40, []line{{lineDoc, strings.Repeat("y", 40)}}},
-		{"blank across buffer refills", strings.Repeat(" ", 100) + "z\n", 10, []line{{lineOver, ""}}},
+		{"over across buffer refills", strings.Repeat(" ", 100) + "z\n", 10, []line{{lineOver, ""}}},
 	}
 	for _, tc := range tests {
 		if tc.reason == "" {
@@ -112,7 +113,7 @@ func (w *failWriter) Write(p []byte) (int, error) {
 // TestBatchWriteError: a failing output stops the run with exit 2, without
 // deadlocking the reader or the workers.
 func TestBatchWriteError(t *testing.T) {
-	in := strings.Repeat("{\"source\":[1],\"claim\":[1]}\n", 100000)
+	in := strings.Repeat("{\"source\":[1],\"claim\":[1]}\n", 20000)
 	var errOut bytes.Buffer
 	code := batch(batchConfig{tool: equalityTool(t), workers: 4, maxLine: 1 << 20}, strings.NewReader(in), "in", &failWriter{n: 1}, &errOut)
 	if code != exitUsage || !strings.Contains(errOut.String(), "no space") {

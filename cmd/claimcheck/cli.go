@@ -6,64 +6,119 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
-// Exit codes of every command.
+// Exit codes of every command. When several apply, the first of exitUsage,
+// exitInternal, exitDocError and exitInvalid in that order is returned: the
+// code says the worst thing that happened, and an input that got no verdict
+// (1) is worse than a verdict of false (4).
 const (
 	exitOK       = 0 // an output document (run), or one for every line (batch)
 	exitDocError = 1 // an error document was written (run, batch)
 	exitUsage    = 2 // usage or I/O error; a message is on stderr, no document
 	exitInternal = 3 // a tool panicked (a bug); internal_error document, stack on stderr
+	exitInvalid  = 4 // with -exit-code: only output documents, and a verdict is false
 )
 
 const defaultMaxBytes = 64 << 20
 
-const usage = `Usage:
+// A command is one word of the command line. To add one, add a row to
+// commands: usage and "help COMMAND" follow.
+type command struct {
+	name     string
+	synopsis string // one line: the command and its flags
+	doc      string // what it does, a paragraph of lines under 72 columns
+	run      func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
 
-  claimcheck run [-max-document-bytes N] TOOL_ID [FILE]
-      Check one input document: the whole of FILE (or stdin; "-" is stdin),
-      pretty-printed or not. Writes the output document or the error
-      document, and a newline, to stdout.
-  claimcheck batch [-j N] [-max-line-bytes N] TOOL_ID [FILE]
-      Check JSON Lines: one input document per line. Writes one line per
-      non-blank input line, in input order: the output document or the error
-      document. Lines are checked in parallel (-j, default the number of
-      CPUs). A line longer than -max-line-bytes (not counting "\n" or "\r\n")
-      is answered with limit_exceeded, limit max_document_bytes.
-  claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes N] [-shutdown-timeout D]
-      Serve the HTTP API (package httpapi) until SIGINT or SIGTERM. Prints
-      "listening on http://ADDR" on stderr; -addr 127.0.0.1:0 picks a port.
-  claimcheck tools
-      Print the tool descriptors as a JSON array.
-  claimcheck version
-      Print the module version and the tools as id@version.
-  claimcheck help
-      Print this help.
+// commands are the commands, in the order usage lists them. (Set by init:
+// help reads the table.)
+var commands []command
 
-TOOL_ID is a tool id, or id@version; without a version the newest is used.
-Tools: %s.
+func init() {
+	commands = []command{
+		{"run", runSynopsis, `Check one input document: the whole of FILE (or stdin; "-" is stdin),
+pretty-printed or not. Writes the output document or the error
+document, and a newline, to stdout.`, runCmd},
+		{"batch", batchSynopsis, `Check JSON Lines: one input document per line. Output line N answers
+input line N, in input order: the output document or the error
+document. A blank line (empty or only JSON whitespace) gets
+invalid_input at path "" (it holds no JSON value); a line longer than
+-max-line-bytes (not counting "\n" or "\r\n") gets limit_exceeded,
+limit max_document_bytes. Lines are checked in parallel (-j, default
+the number of CPUs).`, batchCmd},
+		{"serve", serveSynopsis, `Serve the HTTP API (package httpapi) until SIGINT or SIGTERM. Prints
+"listening on http://ADDR" on stderr; -addr 127.0.0.1:0 picks a port.`,
+			func(args []string, _ io.Reader, _, stderr io.Writer) int { return serveCmd(args, stderr) }},
+		{"tools", toolsSynopsis, `Print the tool descriptors as a JSON array.`, toolsCmd},
+		{"version", versionSynopsis, `Print the module version, the VCS revision and the Go version the
+binary was built from, and the tools as id@version.`, versionCmd},
+		{"help", helpSynopsis, `Print this help; with a COMMAND, its flags; with a TOOL_ID, the tool's
+input document, limits and examples.`, helpCmd},
+	}
+}
 
-Exit codes:
-  0  run: an output document, whatever its verdict; batch: every line got one
-  1  an error document was written (run: the document's; batch: any line's);
-     run also answers an unknown tool with an unknown_tool error document
-  2  usage or I/O error, message on stderr; batch treats an unknown tool as
-     a usage error; serve: could not listen, serve or shut down
+const usageTail = `
+Exit codes (when several apply, the first of 2, 3, 1, 4 is returned):
+  0  every input got an output document, whatever its verdict
+     (with -exit-code: and every verdict is "valid":true)
+  1  an error document was written (run: the document's; batch: any
+     line's); run also answers an unknown tool with an unknown_tool
+     error document
+  2  usage or I/O error, message on stderr; batch treats an unknown tool
+     as a usage error; serve: could not listen, serve or shut down
   3  internal error (a bug): a tool panicked; its document is an
      internal_error error document and the panic is on stderr
+  4  run -exit-code, batch -exit-code: every input got an output
+     document and some verdict is "valid":false
 `
 
 func printUsage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString("Usage:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "\n  %s\n", c.synopsis)
+		for line := range strings.Lines(c.doc) {
+			b.WriteString("      " + line)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	writeToolIDs(&b)
+	b.WriteString(usageTail)
+	io.WriteString(w, b.String())
+}
+
+// writeToolIDs explains TOOL_ID and lists the tools.
+func writeToolIDs(w io.Writer) {
+	fmt.Fprintf(w, "TOOL_ID is a tool id (the newest version) or id@version:\n")
+	for _, t := range schema.Tools() {
+		fmt.Fprintf(w, "  %s@%s\n", t.ID, t.Version)
+	}
+	fmt.Fprintf(w, "\"claimcheck help TOOL_ID\" shows its input document and examples.\n")
+}
+
+// toolList is the served tools as "id@version, ...".
+func toolList() string {
 	var ids []string
 	for _, t := range schema.Tools() {
 		ids = append(ids, t.ID+"@"+t.Version)
 	}
-	fmt.Fprintf(w, usage, strings.Join(ids, ", "))
+	return strings.Join(ids, ", ")
+}
+
+// lookupCommand returns the command named name, or nil.
+func lookupCommand(name string) *command {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
+		}
+	}
+	return nil
 }
 
 // cli runs the command line args (without the program name) and returns
@@ -73,23 +128,15 @@ func cli(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printUsage(stderr)
 		return exitUsage
 	}
-	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "run":
-		return runCmd(rest, stdin, stdout, stderr)
-	case "batch":
-		return batchCmd(rest, stdin, stdout, stderr)
-	case "serve":
-		return serveCmd(rest, stderr)
-	case "tools":
-		return toolsCmd(rest, stdout, stderr)
-	case "version":
-		return versionCmd(rest, stdout, stderr)
-	case "help", "-h", "-help", "--help":
+	switch args[0] {
+	case "-h", "-help", "--help":
 		printUsage(stdout)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "claimcheck: unknown command %q; run \"claimcheck help\"\n", cmd)
+	if c := lookupCommand(args[0]); c != nil {
+		return c.run(args[1:], stdin, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "claimcheck: unknown command %q; run \"claimcheck help\"\n", args[0])
 	return exitUsage
 }
 
@@ -102,9 +149,18 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer, synop
 	for {
 		err := fs.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stdout, "Usage: %s\n\nFlags:\n", synopsis)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
+			fmt.Fprintf(stdout, "Usage: %s\n", synopsis)
+			hasFlags := false
+			fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+			if hasFlags {
+				fmt.Fprintf(stdout, "\nFlags:\n")
+				fs.SetOutput(stdout)
+				fs.PrintDefaults()
+			}
+			if strings.Contains(synopsis, "TOOL_ID") {
+				fmt.Fprintln(stdout)
+				writeToolIDs(stdout)
+			}
 			return nil, exitOK, false
 		}
 		if err != nil {
@@ -162,9 +218,11 @@ func resolveTool(arg string, stderr io.Writer) (t *schema.Tool, unknown *claimch
 	return t, nil, true
 }
 
-func toolsCmd(args []string, stdout, stderr io.Writer) int {
+const toolsSynopsis = "claimcheck tools"
+
+func toolsCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tools", flag.ContinueOnError)
-	pos, code, ok := parseFlags(fs, args, stdout, stderr, "claimcheck tools")
+	pos, code, ok := parseFlags(fs, args, stdout, stderr, toolsSynopsis)
 	if !ok {
 		return code
 	}
@@ -182,41 +240,15 @@ func toolsCmd(args []string, stdout, stderr io.Writer) int {
 		b = append(b, d...)
 	}
 	b = append(b, "\n]\n"...)
+	return write(stdout, stderr, b)
+}
+
+// write writes b to stdout and returns exitOK, or exitUsage with a message
+// when the write fails.
+func write(stdout, stderr io.Writer, b []byte) int {
 	if _, err := stdout.Write(b); err != nil {
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
 		return exitUsage
 	}
 	return exitOK
-}
-
-func versionCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	pos, code, ok := parseFlags(fs, args, stdout, stderr, "claimcheck version")
-	if !ok {
-		return code
-	}
-	if len(pos) != 0 {
-		fmt.Fprintln(stderr, "claimcheck: version takes no arguments")
-		return exitUsage
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "claimcheck %s\n", moduleVersion())
-	for _, t := range schema.Tools() {
-		fmt.Fprintf(&b, "%s@%s\n", t.ID, t.Version)
-	}
-	if _, err := io.WriteString(stdout, b.String()); err != nil {
-		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
-		return exitUsage
-	}
-	return exitOK
-}
-
-// moduleVersion is the main module's version from the build info, or
-// "(devel)" when there is none (go run, a test binary, a build without
-// module information).
-func moduleVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
 }

@@ -1,24 +1,20 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/claimcheck/claimcheck/internal/conformance"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
-func TestExitCodes(t *testing.T) {
+// TestCommands runs every command in process: exit code, the start of
+// stdout, and stderr.
+func TestCommands(t *testing.T) {
 	eq := schema.MultisetEquality
 	valid := `{"source":[1],"claim":[1]}`
 	mismatch := `{"source":[1],"claim":[2]}`
@@ -28,50 +24,83 @@ func TestExitCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing := filepath.Join(dir, "missing.json")
+	const tools = "multiset-equality-check@1.0.0, multiset-difference-check@1.0.0, rational-expression-check@1.0.0"
 	tests := []struct {
-		reason     string
-		args       []string
-		stdin      string
-		code       int
-		stdout     string // a prefix of stdout ("" means empty)
-		stderrNone bool
+		reason string
+		args   []string
+		stdin  string
+		code   int
+		stdout string // a prefix of stdout ("" means empty)
+		stderr string // a substring of stderr ("" means empty)
 	}{
-		{"no command", nil, "", 2, "", false},
-		{"help", []string{"help"}, "", 0, "Usage:", true},
-		{"-h", []string{"-h"}, "", 0, "Usage:", true},
-		{"run -h", []string{"run", "-h"}, "", 0, "Usage: claimcheck run", true},
-		{"unknown command", []string{"check"}, "", 2, "", false},
-		{"run without a tool", []string{"run"}, valid, 2, "", false},
-		{"run with two files", []string{"run", eq, file, file}, "", 2, "", false},
-		{"run with an unknown flag", []string{"run", "-x", eq}, valid, 2, "", false},
-		{"run with an empty version", []string{"run", eq + "@"}, valid, 2, "", false},
-		{"run valid", []string{"run", eq}, valid, 0, `{"valid":true`, true},
-		{"run with a version", []string{"run", eq + "@1.0.0"}, valid, 0, `{"valid":true`, true},
-		{"a rejected claim is still exit 0", []string{"run", eq}, mismatch, 0, `{"valid":false`, true},
-		{"run invalid input", []string{"run", eq}, `{"source":[1]}`, 1, `{"error":{"code":"invalid_input"`, true},
-		{"run empty input", []string{"run", eq}, ``, 1, `{"error":{"code":"invalid_input"`, true},
-		{"run unknown tool", []string{"run", "nope"}, valid, 1, `{"error":{"code":"unknown_tool"`, true},
-		{"run unknown version", []string{"run", eq + "@9"}, valid, 1, `{"error":{"code":"unknown_tool"`, true},
-		{"run a pretty-printed file", []string{"run", eq, file}, "", 0, `{"valid":true`, true},
-		{"run - is stdin", []string{"run", eq, "-"}, valid, 0, `{"valid":true`, true},
-		{"run a missing file", []string{"run", eq, missing}, "", 2, "", false},
+		{"no command: usage on stderr", nil, "", 2, "", "Usage:"},
+		{"help", []string{"help"}, "", 0, "Usage:", ""},
+		{"-h", []string{"-h"}, "", 0, "Usage:", ""},
+		{"--help", []string{"--help"}, "", 0, "Usage:", ""},
+		{"unknown command", []string{"check"}, "", 2, "", `unknown command "check"`},
+
+		{"run valid", []string{"run", eq}, valid, 0, `{"valid":true`, ""},
+		{"run with a version", []string{"run", eq + "@1.0.0"}, valid, 0, `{"valid":true`, ""},
+		{"a false verdict is still exit 0", []string{"run", eq}, mismatch, 0, `{"valid":false`, ""},
+		{"-exit-code: a false verdict is 4", []string{"run", "-exit-code", eq}, mismatch, 4, `{"valid":false`, ""},
+		{"-exit-code: a true verdict is 0", []string{"run", "-exit-code", eq}, valid, 0, `{"valid":true`, ""},
+		{"-exit-code after the tool", []string{"run", eq, "-exit-code"}, mismatch, 4, `{"valid":false`, ""},
+		{"-exit-code: an error document is still 1", []string{"run", "-exit-code", eq}, `{"source":[1]}`, 1, `{"error":{"code":"invalid_input"`, ""},
+		{"run invalid input", []string{"run", eq}, `{"source":[1]}`, 1, `{"error":{"code":"invalid_input"`, ""},
+		{"run empty input", []string{"run", eq}, ``, 1, `{"error":{"code":"invalid_input","path":""`, ""},
+		{"run unknown tool: the tools on stderr", []string{"run", "nope"}, valid, 1, `{"error":{"code":"unknown_tool"`, "no tool nope; the tools are " + tools},
+		{"run unknown version", []string{"run", eq + "@9"}, valid, 1, `{"error":{"code":"unknown_tool"`, "no tool " + eq + "@9"},
+		{"run unknown tool with -exit-code is 1", []string{"run", "-exit-code", "nope"}, valid, 1, `{"error":{"code":"unknown_tool"`, "the tools are"},
+		{"run a pretty-printed file", []string{"run", eq, file}, "", 0, `{"valid":true`, ""},
+		{"run - is stdin", []string{"run", eq, "-"}, valid, 0, `{"valid":true`, ""},
+		{"run a missing file", []string{"run", eq, missing}, "", 2, "", "missing.json"},
 		{"run over the cap", []string{"run", "-max-document-bytes", "10", eq}, valid, 1,
-			`{"error":{"code":"limit_exceeded","path":"","limit":"max_document_bytes"`, true},
-		{"run exactly at the cap", []string{"run", "-max-document-bytes", "26", eq}, valid, 0, `{"valid":true`, true},
-		{"flags after arguments", []string{"run", eq, "-max-document-bytes", "10"}, valid, 1, `{"error":{"code":"limit_exceeded"`, true},
-		{"-- ends flags", []string{"run", "--", eq, "-"}, valid, 0, `{"valid":true`, true},
-		{"batch all outputs", []string{"batch", eq}, valid + "\n" + mismatch + "\n", 0, `{"valid":true`, true},
-		{"batch with an error line", []string{"batch", eq}, valid + "\n[]\n", 1, `{"valid":true`, true},
-		{"batch empty input", []string{"batch", eq}, "", 0, "", true},
-		{"batch only blank lines", []string{"batch", eq}, "\n \r\n\t\n", 0, "", true},
-		{"batch unknown tool is a usage error", []string{"batch", "nope"}, valid, 2, "", false},
-		{"batch -j 0", []string{"batch", "-j", "0", eq}, valid, 2, "", false},
-		{"batch a missing file", []string{"batch", eq, missing}, "", 2, "", false},
-		{"batch the pretty file: lines are documents", []string{"batch", eq, file}, "", 1, `{"error"`, true},
-		{"tools", []string{"tools"}, "", 0, "[", true},
-		{"tools takes no arguments", []string{"tools", "x"}, "", 2, "", false},
-		{"version", []string{"version"}, "", 0, "claimcheck ", true},
-		{"serve with a bad address", []string{"serve", "-addr", "127.0.0.1:notaport"}, "", 2, "", false},
+			`{"error":{"code":"limit_exceeded","path":"","limit":"max_document_bytes"`, ""},
+		{"run exactly at the cap", []string{"run", "-max-document-bytes", "26", eq}, valid, 0, `{"valid":true`, ""},
+		{"run with a negative cap", []string{"run", "-max-document-bytes", "-1", eq}, valid, 2, "", "must not be negative"},
+		{"flags after arguments", []string{"run", eq, "-max-document-bytes", "10"}, valid, 1, `{"error":{"code":"limit_exceeded"`, ""},
+		{"-- ends flags", []string{"run", "--", eq, "-"}, valid, 0, `{"valid":true`, ""},
+		{"run without a tool", []string{"run"}, valid, 2, "", "Usage: claimcheck run"},
+		{"run with two files", []string{"run", eq, file, file}, "", 2, "", "at most one FILE"},
+		{"run with an unknown flag", []string{"run", "-x", eq}, valid, 2, "", "-x"},
+		{"run with an empty version", []string{"run", eq + "@"}, valid, 2, "", "malformed TOOL_ID"},
+		{"run with an empty id", []string{"run", "@1.0.0"}, valid, 2, "", "malformed TOOL_ID"},
+		{"run -h: flags and tools", []string{"run", "-h"}, "", 0, "Usage: claimcheck run [-exit-code]", ""},
+
+		{"batch all outputs", []string{"batch", eq}, valid + "\n" + mismatch + "\n", 0, `{"valid":true`, ""},
+		{"batch -exit-code with a false verdict", []string{"batch", "-exit-code", eq}, valid + "\n" + mismatch + "\n", 4, `{"valid":true`, ""},
+		{"batch -exit-code, all true", []string{"batch", "-exit-code", eq}, valid + "\n" + valid + "\n", 0, `{"valid":true`, ""},
+		{"batch with an error line", []string{"batch", eq}, valid + "\n[]\n", 1, `{"valid":true`, ""},
+		{"batch -exit-code: an error line outranks a false verdict", []string{"batch", "-exit-code", eq}, mismatch + "\n[]\n", 1, `{"valid":false`, ""},
+		{"batch: a blank line is an error line", []string{"batch", eq}, valid + "\n\n" + valid + "\n", 1, `{"valid":true`, ""},
+		{"batch empty input", []string{"batch", eq}, "", 0, "", ""},
+		{"batch only blank lines", []string{"batch", eq}, "\n \r\n\t\n", 1, `{"error":{"code":"invalid_input","path":"","message":"blank line`, ""},
+		{"batch unknown tool is a usage error", []string{"batch", "nope"}, valid, 2, "", "no tool nope; the tools are " + tools},
+		{"batch -j 0", []string{"batch", "-j", "0", eq}, valid, 2, "", "-j must be at least 1"},
+		{"batch with a negative cap", []string{"batch", "-max-line-bytes", "-1", eq}, valid, 2, "", "must not be negative"},
+		{"batch a missing file", []string{"batch", eq, missing}, "", 2, "", "missing.json"},
+		{"batch the pretty file: lines are documents", []string{"batch", eq, file}, "", 1, `{"error"`, ""},
+		{"batch without a tool", []string{"batch"}, "", 2, "", "Usage: claimcheck batch"},
+		{"batch with a malformed tool id", []string{"batch", "@"}, "", 2, "", "malformed TOOL_ID"},
+		{"batch -h", []string{"batch", "-h"}, "", 0, "Usage: claimcheck batch [-exit-code]", ""},
+
+		{"tools", []string{"tools"}, "", 0, "[\n{", ""},
+		{"tools takes no arguments", []string{"tools", "x"}, "", 2, "", "no arguments"},
+		{"tools -h", []string{"tools", "-h"}, "", 0, "Usage: claimcheck tools\n", ""},
+		{"version", []string{"version"}, "", 0, "claimcheck ", ""},
+		{"version takes no arguments", []string{"version", "x"}, "", 2, "", "no arguments"},
+
+		{"help TOOL", []string{"help", eq}, "", 0, eq + "@1.0.0\n", ""},
+		{"help TOOL@VERSION", []string{"help", schema.RationalExpression + "@1.0.0"}, "", 0, schema.RationalExpression + "@1.0.0\n", ""},
+		{"help COMMAND is its -h", []string{"help", "batch"}, "", 0, "Usage: claimcheck batch", ""},
+		{"help help", []string{"help", "help"}, "", 0, "Usage: claimcheck help", ""},
+		{"help of nothing known", []string{"help", "nope"}, "", 2, "", "the commands are run, batch, serve, tools, version, help; the tools are " + tools},
+		{"help of an unknown version", []string{"help", eq + "@9"}, "", 2, "", "no command or tool"},
+		{"help of two things", []string{"help", "run", "batch"}, "", 2, "", "at most one"},
+
+		{"serve with a bad address", []string{"serve", "-addr", "127.0.0.1:notaport"}, "", 2, "", "notaport"},
+		{"serve takes no arguments", []string{"serve", "x"}, "", 2, "", "no arguments"},
+		{"serve with a zero body cap", []string{"serve", "-max-body-bytes", "0"}, "", 2, "", "must be positive"},
 	}
 	for _, tc := range tests {
 		if tc.reason == "" {
@@ -79,24 +108,123 @@ func TestExitCodes(t *testing.T) {
 		}
 		t.Run(tc.reason, func(t *testing.T) {
 			t.Parallel()
-			stdout, stderr, code := runBinary(t, []byte(tc.stdin), tc.args...)
+			stdout, stderr, code := runCLI([]byte(tc.stdin), tc.args...)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stdout %.200s; stderr %.300s", code, tc.code, stdout, stderr)
 			}
-			if tc.stdout == "" && len(stdout) != 0 || !bytes.HasPrefix(stdout, []byte(tc.stdout)) {
+			if tc.stdout == "" && stdout != "" || !strings.HasPrefix(stdout, tc.stdout) {
 				t.Fatalf("stdout %.300q, want prefix %q", stdout, tc.stdout)
 			}
-			if tc.stderrNone != (len(stderr) == 0) {
-				t.Fatalf("stderr %q", stderr)
+			if tc.stderr == "" && stderr != "" || !strings.Contains(stderr, tc.stderr) {
+				t.Fatalf("stderr %q, want it to contain %q", stderr, tc.stderr)
 			}
 		})
 	}
 }
 
-func TestToolsAndVersion(t *testing.T) {
-	stdout, _, _ := runBinary(t, nil, "tools")
+// TestUsage: the help lists every command with its synopsis (the flags
+// included: serve's -max-concurrent, -exit-code), every tool, and every
+// exit code, in lines that fit a terminal.
+func TestUsage(t *testing.T) {
+	stdout, _, _ := runCLI(nil, "help")
+	for _, want := range []string{
+		runSynopsis, batchSynopsis, serveSynopsis, toolsSynopsis, versionSynopsis, helpSynopsis,
+		"-max-concurrent", "-exit-code", "blank line",
+		"\n  0  ", "\n  1  ", "\n  2  ", "\n  3  ", "\n  4  ", "the first of 2, 3, 1, 4 is returned",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("help does not mention %q", want)
+		}
+	}
+	for _, c := range commands {
+		if !strings.Contains(stdout, "\n  "+c.synopsis+"\n") {
+			t.Errorf("help has no line for %s", c.name)
+		}
+	}
+	for _, tool := range schema.Tools() {
+		if !strings.Contains(stdout, "\n  "+tool.ID+"@"+tool.Version+"\n") {
+			t.Errorf("help does not list %s", tool.ID)
+		}
+	}
+	for line := range strings.Lines(stdout) {
+		// The synopses are exempt: they do not break.
+		if len(line) > 81 && !strings.HasPrefix(line, "  claimcheck ") {
+			t.Errorf("line over 80 columns: %q", line)
+		}
+	}
+}
+
+// TestExitCode: the exit code of a run is its worst outcome's; a false
+// verdict counts only with -exit-code.
+func TestExitCode(t *testing.T) {
+	tests := []struct {
+		reason      string
+		o           outcome
+		invalidExit bool
+		want        int
+	}{
+		{"true verdict", gotValid, false, exitOK},
+		{"true verdict, -exit-code", gotValid, true, exitOK},
+		{"false verdict", gotInvalid, false, exitOK},
+		{"false verdict, -exit-code", gotInvalid, true, exitInvalid},
+		{"error document", gotError, false, exitDocError},
+		{"error document, -exit-code", gotError, true, exitDocError},
+		{"internal error", gotInternal, true, exitInternal},
+	}
+	for _, tc := range tests {
+		if tc.reason == "" {
+			t.Fatal("table row without a reason")
+		}
+		if got := exitCode(tc.o, tc.invalidExit); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.reason, got, tc.want)
+		}
+	}
+	if len(map[int]bool{exitOK: true, exitDocError: true, exitUsage: true, exitInternal: true, exitInvalid: true}) != 5 {
+		t.Error("exit codes are not distinct")
+	}
+}
+
+// TestOutputStartsWithValid: answer reads the verdict from the first
+// member of an output document, which is "valid" because every output
+// schema lists it first (and schema writes members in that order).
+func TestOutputStartsWithValid(t *testing.T) {
+	for _, tool := range schema.Tools() {
+		kws, _ := objectMembers(tool.OutputSchema)
+		var props []member
+		for _, k := range kws {
+			if k.name == "properties" {
+				props, _ = objectMembers(k.schema)
+			}
+		}
+		if len(props) == 0 || props[0].name != "valid" {
+			t.Errorf("%s: the output schema's first property is not valid", tool.ID)
+		}
+		for _, ex := range tool.Examples {
+			var want struct{ Valid bool }
+			if err := json.Unmarshal(ex.Output, &want); err != nil {
+				t.Fatal(err)
+			}
+			_, o, _ := answer(nil, tool, ex.Input)
+			if o != map[bool]outcome{true: gotValid, false: gotInvalid}[want.Valid] {
+				t.Errorf("%s example %s: outcome %d", tool.ID, ex.Input, o)
+			}
+		}
+	}
+}
+
+// TestAnswerPanic: a tool that panics gives an internal_error document and
+// a report with the stack.
+func TestAnswerPanic(t *testing.T) {
+	doc, o, report := answer([]byte("x"), nil, []byte("{}"))
+	if o != gotInternal || !bytes.HasPrefix(doc, []byte(`x{"error":{"code":"internal_error","path":""`)) || !strings.Contains(report, "goroutine") {
+		t.Fatalf("outcome %d, doc %s, report %q", o, doc, report)
+	}
+}
+
+func TestTools(t *testing.T) {
+	stdout, _, _ := runCLI(nil, "tools")
 	var list []json.RawMessage
-	if err := json.Unmarshal(stdout, &list); err != nil {
+	if err := json.Unmarshal([]byte(stdout), &list); err != nil {
 		t.Fatal(err)
 	}
 	tools := schema.Tools()
@@ -108,82 +236,197 @@ func TestToolsAndVersion(t *testing.T) {
 			t.Errorf("descriptor %d differs from %s's", i, tool.ID)
 		}
 	}
-	stdout, _, _ = runBinary(t, nil, "version")
-	lines := strings.Split(strings.TrimSuffix(string(stdout), "\n"), "\n")
-	if len(lines) != 1+len(tools) || !strings.HasPrefix(lines[0], "claimcheck ") || len(lines[0]) == len("claimcheck ") {
-		t.Fatalf("version output %q", stdout)
+	if n := strings.Count(stdout, "\n"); n != len(tools)+2 {
+		t.Errorf("%d lines, want one per descriptor and the brackets", n)
 	}
-	for i, tool := range tools {
-		if lines[1+i] != tool.ID+"@"+tool.Version {
-			t.Errorf("line %d %q, want %s@%s", 1+i, lines[1+i], tool.ID, tool.Version)
+}
+
+// TestHelpTool: "help TOOL" shows every input member and limit of the
+// descriptor, and its examples as commands that print, byte for byte, the
+// output shown under them.
+func TestHelpTool(t *testing.T) {
+	for _, tool := range schema.Tools() {
+		t.Run(tool.ID, func(t *testing.T) {
+			stdout, stderr, code := runCLI(nil, "help", tool.ID)
+			if code != exitOK || stderr != "" {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			var names []string
+			var collect func(s json.RawMessage)
+			collect = func(s json.RawMessage) {
+				kws, _ := objectMembers(s)
+				for _, k := range kws {
+					switch k.name {
+					case "properties":
+						ps, _ := objectMembers(k.schema)
+						for _, p := range ps {
+							names = append(names, p.name)
+							collect(p.schema)
+						}
+					case "items":
+						collect(k.schema)
+					}
+				}
+			}
+			collect(tool.InputSchema)
+			if len(names) < 2 {
+				t.Fatalf("input schema members %q", names)
+			}
+			for _, n := range names {
+				if !strings.Contains(stdout, "  "+n+" ") {
+					t.Errorf("no line for member %s", n)
+				}
+			}
+			for _, l := range tool.Limits {
+				if !strings.Contains(stdout, l.Name) {
+					t.Errorf("limit %s missing", l.Name)
+				}
+			}
+			lines := strings.Split(stdout, "\n")
+			examples := 0
+			for i, line := range lines {
+				cmdline, ok := strings.CutPrefix(line, "  $ ")
+				if !ok {
+					continue
+				}
+				examples++
+				quoted, args, ok := strings.Cut(strings.TrimPrefix(cmdline, "echo "), " | claimcheck ")
+				if !ok || !strings.HasPrefix(quoted, "'") || !strings.HasSuffix(quoted, "'") {
+					t.Fatalf("example %q is not echo '...' | claimcheck ...", cmdline)
+				}
+				doc := strings.ReplaceAll(quoted[1:len(quoted)-1], `'\''`, `'`)
+				out, _, _ := runCLI([]byte(doc), strings.Fields(args)...)
+				if want := strings.TrimPrefix(lines[i+1], "  ") + "\n"; out != want {
+					t.Errorf("%s prints\n%s, help shows\n%s", cmdline, out, want)
+				}
+			}
+			if examples != len(tool.Examples) {
+				t.Errorf("%d examples shown, want %d", examples, len(tool.Examples))
+			}
+			for line := range strings.Lines(stdout) {
+				if len(line) > 81 && !strings.HasPrefix(line, "  $ ") && !strings.HasPrefix(line, "  {") && !strings.Contains(line, "required  ") {
+					t.Errorf("line over 80 columns: %q", line)
+				}
+			}
+		})
+	}
+}
+
+// TestDescribeSchema: the outline of an input schema, for the keywords the
+// descriptors use and for others, which are shown as written.
+func TestDescribeSchema(t *testing.T) {
+	tests := []struct {
+		reason  string
+		schema  string
+		line    string
+		members string // name:required:line, one per member
+	}{
+		{"a string with a pattern", `{"type":"string","pattern":"^a$"}`, "string, matching ^a$", ""},
+		{"a non-empty string", `{"type":"string","minLength":1}`, "string, at least 1 character", ""},
+		{"length bounds, plural", `{"type":"string","minLength":2,"maxLength":3}`, "string, at least 2 characters, at most 3 characters", ""},
+		{"a list of types", `{"type":["string","null"]}`, "string or null", ""},
+		{"three types", `{"type":["string","number","null"]}`, "string, number or null", ""},
+		{"one type in a list", `{"type":["boolean"]}`, "boolean", ""},
+		{"an array of scalars", `{"type":"array","maxItems":5,"items":{"type":"number"}}`, "array, at most 5 items, each number", ""},
+		{"at least one item", `{"type":"array","minItems":1}`, "array, at least 1 item", ""},
+		{"a closed object, in schema order, required or not",
+			`{"type":"object","additionalProperties":false,"required":["b"],"properties":{"b":{"type":"boolean"},"a":{"type":"string"}}}`,
+			"object, no other members", "b:true:boolean a:false:string"},
+		{"members of an array's objects", `{"type":"array","items":{"type":"object","properties":{"x":{}}}}`, "array, each object", "x:false:any value"},
+		{"a required member without a schema", `{"type":"object","required":["z"]}`, "object", "z:true:"},
+		{"unknown keywords are shown as written", `{"type":"integer","minimum":0,"multipleOf":2}`, "integer, minimum 0, multipleOf 2", ""},
+		{"additionalProperties other than false", `{"type":"object","additionalProperties":{"type":"string"}}`, `object, additionalProperties {"type":"string"}`, ""},
+		{"a malformed count is shown as written", `{"maxItems":"5"}`, `maxItems "5"`, ""},
+		{"the empty schema", `{}`, "any value", ""},
+		{"a boolean schema", `true`, "true", ""},
+	}
+	for _, tc := range tests {
+		if tc.reason == "" {
+			t.Fatal("table row without a reason")
+		}
+		line, members := describeSchema(json.RawMessage(tc.schema))
+		var ms []string
+		for _, m := range members {
+			l := ""
+			if m.schema != nil {
+				l, _ = describeSchema(m.schema)
+			}
+			ms = append(ms, m.name+":"+map[bool]string{true: "true", false: "false"}[m.required]+":"+l)
+		}
+		if line != tc.line || strings.Join(ms, " ") != tc.members {
+			t.Errorf("%s:\ngot  %q %q\nwant %q %q", tc.reason, line, ms, tc.line, tc.members)
 		}
 	}
 }
 
-// TestServe starts "serve" on a free loopback port, posts every seed
-// example and a bad body, then stops it with SIGINT: it must exit 0.
-func TestServe(t *testing.T) {
-	cmd := exec.Command(binary, "serve", "-addr", "127.0.0.1:0")
-	// An io.Pipe, not StderrPipe: Wait then waits for the copy to finish
-	// instead of racing the reads.
-	stderr, pw := io.Pipe()
-	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+// TestEcho: the example commands are valid POSIX shell printing the
+// document unchanged.
+func TestEcho(t *testing.T) {
+	tests := []struct {
+		reason, doc, want string
+	}{
+		{"plain", `{"a":1}`, `echo '{"a":1}'`},
+		{"a single quote is closed, escaped and reopened", `{"a":"it's"}`, `echo '{"a":"it'\''s"}'`},
+		{"a backslash needs printf: dash's echo reads escapes", `{"a":"\n"}`, `printf '%s\n' '{"a":"\n"}'`},
 	}
-	defer cmd.Process.Kill() // only if the test fails before the SIGINT
-	sc := bufio.NewScanner(stderr)
-	var base string
-	for sc.Scan() {
-		if _, addr, ok := strings.Cut(sc.Text(), "listening on "); ok {
-			base = addr
-			break
+	for _, tc := range tests {
+		if tc.reason == "" {
+			t.Fatal("table row without a reason")
+		}
+		if got := echo([]byte(tc.doc)); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.reason, got, tc.want)
 		}
 	}
-	if !strings.HasPrefix(base, "http://127.0.0.1:") {
-		t.Fatalf("no listening address on stderr (got %q)", base)
-	}
-	rest := make(chan []byte, 1)
-	go func() { b, _ := io.ReadAll(stderr); rest <- b }()
+}
 
-	client := &http.Client{Timeout: 10 * time.Second}
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		reason, in, want string
+	}{
+		{"short", "a b  c", "> a b c\n"},
+		{"lines of at most 76 columns", strings.Repeat("word ", 20), "> " + strings.TrimSpace(strings.Repeat("word ", 15)) + "\n  " + strings.TrimSpace(strings.Repeat("word ", 5)) + "\n"},
+		{"a long word keeps its own line", "a " + strings.Repeat("x", 80) + " b", "> a\n  " + strings.Repeat("x", 80) + "\n  b\n"},
+	}
+	for _, tc := range tests {
+		if tc.reason == "" {
+			t.Fatal("table row without a reason")
+		}
+		var b strings.Builder
+		wrap(&b, tc.in, "> ", "  ")
+		if b.String() != tc.want {
+			t.Errorf("%s:\ngot  %q\nwant %q", tc.reason, b.String(), tc.want)
+		}
+	}
+}
+
+// TestRunMatchesBatch: run and batch give the same bytes for the same
+// document, for a sample of conformance cases of every tool.
+func TestRunMatchesBatch(t *testing.T) {
 	for _, tool := range schema.Tools() {
-		for i, ex := range tool.Examples {
-			res, err := client.Post(base+tool.ExecuteURL, "application/json", bytes.NewReader(ex.Input))
-			if err != nil {
-				t.Fatal(err)
+		var in []byte
+		var want string
+		for i, c := range conformance.Load(t, tool.ID) {
+			line, ok := oneLine(c.Input)
+			if !ok || i%5 != 0 || len(line) > 4<<10 || isBlank(line) { // batch's message for a blank line is its own
+				continue
 			}
-			body, _ := io.ReadAll(res.Body)
-			res.Body.Close()
-			if res.StatusCode != 200 || !conformance.JSONEqual(body, ex.Output) {
-				t.Errorf("%s example %d: %d %s, want %s", tool.ID, i, res.StatusCode, body, ex.Output)
-			}
+			out, _, _ := runCLI(line, "run", tool.ID)
+			in = append(append(in, line...), '\n')
+			want += out
 		}
-		res, err := client.Post(base+tool.ExecuteURL, "application/json", strings.NewReader(`{"a":`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != 400 || res.Header.Get("Content-Type") != "application/json" {
-			t.Errorf("bad body: %d %s", res.StatusCode, body)
-		}
-		if e := parseErrorDoc(t, body); e.Code != "invalid_input" || e.Path != "" {
-			t.Errorf("bad body: %s", body)
+		if got, _, _ := runCLI(in, "batch", tool.ID); got != want {
+			t.Errorf("%s: batch and run answer differently", tool.ID)
 		}
 	}
+}
 
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+// TestDocBlankLine: the package doc shows the document a blank line gets.
+func TestDocBlankLine(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait(); pw.Close() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve after SIGINT: %v; stderr %s", err, <-rest)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("serve did not stop after SIGINT")
+	if want := "//\t" + string(blankLine().AppendJSON(nil)) + "\n"; !strings.Contains(string(src), want) {
+		t.Errorf("main.go does not show %q", want)
 	}
 }

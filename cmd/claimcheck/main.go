@@ -1,6 +1,54 @@
 // Command claimcheck checks claimed results with the claimcheck tools: one
-// document (run), JSON Lines (batch), or over HTTP (serve). Run
-// "claimcheck help" for the commands, flags and exit codes.
+// document (run), JSON Lines (batch), or over HTTP (serve). Install it with
+//
+//	go install github.com/claimcheck/claimcheck/cmd/claimcheck@latest
+//
+// "claimcheck help" lists the commands and their flags; "claimcheck help
+// TOOL_ID" shows a tool's input document, limits and examples as commands
+// to paste.
+//
+// # Documents
+//
+// run reads one input document, the whole of FILE or stdin, and writes one
+// line: the output document or the error document. batch reads JSON Lines
+// and writes output line N for input line N, always. A line ends at "\n"
+// or "\r\n"; the last one may also end at the end of input, after an
+// optional "\r" ("a\n" is one line, "a\n\n" two, empty input none). A
+// blank line (empty or only JSON whitespace) holds no document and is
+// answered
+//
+//	{"error":{"code":"invalid_input","path":"","message":"blank line: want one JSON document per line"}}
+//
+// the code and path the tool gives for those bytes, so the lines after it
+// keep their places. A line over -max-line-bytes, blank or not, gets
+// limit_exceeded with limit max_document_bytes, as run does for a document
+// over -max-document-bytes.
+//
+// # Exit codes
+//
+//	0  every input got an output document, whatever its verdict
+//	   (with -exit-code: and every verdict is "valid":true)
+//	1  an error document was written (run: the document's; batch: any line's)
+//	2  usage or I/O error; a message on stderr
+//	3  internal error (a bug): a tool panicked; an internal_error document
+//	4  with -exit-code: every input got an output document and some
+//	   verdict is "valid":false
+//
+// With -exit-code, run and batch tell a grader by their status alone
+// whether every claim held, as "git diff --exit-code" tells whether there
+// were differences. When several codes apply the first of 2, 3, 1, 4 is
+// returned: the status names the worst thing that happened, and an input
+// that got no verdict at all (1) is worse than a verdict of false (4), so
+// 4 means every input was checked.
+//
+// An unknown tool is an unknown_tool error document for run (exit 1, the
+// tools that exist on stderr) and a usage error for batch (exit 2).
+//
+// # Version
+//
+// "claimcheck version" prints the module version, the VCS revision, whether
+// the tree was modified, and the Go version, from the binary's build
+// information, then the tools as id@version.
 package main
 
 import "os"

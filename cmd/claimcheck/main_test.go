@@ -4,10 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"hash/crc32"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,44 +12,16 @@ import (
 	"github.com/claimcheck/claimcheck/schema"
 )
 
-// binary is the claimcheck command, built once by TestMain. It is built
-// without -race even under -race: a race-enabled binary takes about a
-// second to start here, and the pipeline is race-tested in process
-// (batch_test.go).
-var binary string
+// These tests call cli in the test process, with in-memory stdin, stdout
+// and stderr: a process start per case made this package's tests take tens
+// of seconds. binary_test.go keeps the few checks that need a real process.
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "claimcheck-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	binary = filepath.Join(dir, "claimcheck")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(2)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// runBinary runs the binary with stdin and returns its stdout, stderr and
-// exit code.
-func runBinary(t testing.TB, stdin []byte, args ...string) (stdout, stderr []byte, code int) {
-	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Stdin = bytes.NewReader(stdin)
+// runCLI runs the command line args with stdin and returns its stdout,
+// stderr and exit code.
+func runCLI(stdin []byte, args ...string) (stdout, stderr string, code int) {
 	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return o.Bytes(), e.Bytes(), ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return o.Bytes(), e.Bytes(), 0
+	code = cli(args, bytes.NewReader(stdin), &o, &e)
+	return o.String(), e.String(), code
 }
 
 // parseErrorDoc decodes an error document into an *claimcheck.Error; it fails
@@ -91,32 +59,56 @@ func checkAnswer(t testing.TB, c conformance.Case, doc []byte) {
 	conformance.CheckError(t, c, parseErrorDoc(t, doc))
 }
 
-// TestRunConformance runs every conformance case through "run"; the seed
-// examples and a fixed quarter of the cases (by a hash of the name) run again pretty-printed over several
-// lines when json.Indent can print them (grammatical JSON): whitespace
-// changes no answer. (Not every case: each is a process start.)
+// wantValid reads the verdict of a case's output document with
+// encoding/json, not with the CLI's reading of it.
+func wantValid(t testing.TB, c conformance.Case) bool {
+	t.Helper()
+	var out struct {
+		Valid *bool `json:"valid"`
+	}
+	if err := json.Unmarshal(c.Output, &out); err != nil || out.Valid == nil {
+		t.Fatalf("case %s: output without a verdict: %s", c.Name, c.Output)
+	}
+	return *out.Valid
+}
+
+// TestRunConformance runs every conformance case through "run -exit-code";
+// every case of at most 4 KiB that json.Indent can print (grammatical JSON)
+// runs again pretty-printed over several lines, without -exit-code:
+// whitespace changes no answer, and a false verdict exits 0.
 func TestRunConformance(t *testing.T) {
 	for _, tool := range schema.Tools() {
 		t.Run(tool.ID, func(t *testing.T) {
 			conformance.Run(t, tool.ID, func(t *testing.T, c conformance.Case) {
-				inputs := [][]byte{c.Input}
-				var pretty bytes.Buffer
-				if (crc32.ChecksumIEEE([]byte(c.Name))%4 == 0 || strings.Contains(c.Name, "seed")) && json.Indent(&pretty, c.Input, "", "  ") == nil {
-					inputs = append(inputs, pretty.Bytes())
+				type variant struct {
+					in   []byte
+					args []string
+					code int
 				}
-				for _, in := range inputs {
-					stdout, stderr, code := runBinary(t, in, "run", tool.ID+"@"+tool.Version)
-					want := exitOK
-					if c.Error != nil {
-						want = exitDocError
+				id := tool.ID + "@" + tool.Version
+				flagged := variant{c.Input, []string{"run", "-exit-code", id}, exitOK}
+				plain := variant{nil, []string{"run", id}, exitOK}
+				switch {
+				case c.Error != nil:
+					flagged.code, plain.code = exitDocError, exitDocError
+				case !wantValid(t, c):
+					flagged.code = exitInvalid
+				}
+				variants := []variant{flagged}
+				var pretty bytes.Buffer
+				if len(c.Input) <= 4<<10 && json.Indent(&pretty, c.Input, "", "  ") == nil {
+					plain.in = pretty.Bytes()
+					variants = append(variants, plain)
+				}
+				for _, v := range variants {
+					stdout, stderr, code := runCLI(v.in, v.args...)
+					if code != v.code || stderr != "" {
+						t.Fatalf("%q: exit %d, want %d; stderr %s", v.args, code, v.code, stderr)
 					}
-					if code != want || len(stderr) != 0 {
-						t.Fatalf("exit %d, want %d; stderr %s", code, want, stderr)
-					}
-					if !bytes.HasSuffix(stdout, []byte("\n")) || bytes.Count(stdout, []byte("\n")) != 1 {
+					if !strings.HasSuffix(stdout, "\n") || strings.Count(stdout, "\n") != 1 {
 						t.Fatalf("stdout is not one line: %q", stdout)
 					}
-					checkAnswer(t, c, stdout)
+					checkAnswer(t, c, []byte(stdout))
 				}
 			})
 		})
@@ -126,7 +118,7 @@ func TestRunConformance(t *testing.T) {
 // oneLine rewrites a document onto one line: "\n" and "\r" outside strings
 // are JSON whitespace and become spaces. It reports false for a document
 // with "\n" or "\r" inside a string (a grammar error that cannot be put on
-// one line) and for a blank one (batch skips it).
+// one line).
 func oneLine(in []byte) ([]byte, bool) {
 	out := bytes.Clone(in)
 	inString, escaped := false, false
@@ -144,131 +136,203 @@ func oneLine(in []byte) ([]byte, bool) {
 			out[i] = ' '
 		}
 	}
-	return out, !isBlank(out)
+	return out, true
 }
 
 // TestBatchConformance puts every conformance case that fits on one line
-// into a JSON Lines file and checks "batch" answers each, in order, with
-// "\n" and with "\r\n" line endings, with one worker and with eight.
+// into JSON Lines and checks "batch" answers each, in order, with "\n" and
+// with "\r\n" line endings, with one worker and with several, with the
+// same bytes every time; and that the
+// exit code is that of the worst answer: the error cases decide it, with
+// or without -exit-code; without them, -exit-code gives 4 for the false
+// verdicts, and 0 when only true ones remain.
 func TestBatchConformance(t *testing.T) {
 	for _, tool := range schema.Tools() {
 		t.Run(tool.ID, func(t *testing.T) {
 			t.Parallel()
-			var cases []conformance.Case
-			var lf, crlf []byte
+			// The first row runs every case; the others, the small ones
+			// (the large ones add time, not kinds of answers).
+			var cases, small, outputs, valids []conformance.Case
 			for _, c := range conformance.Load(t, tool.ID) {
 				line, ok := oneLine(c.Input)
 				if !ok {
 					continue
 				}
+				c.Input = line
 				cases = append(cases, c)
-				lf = append(append(lf, line...), '\n')
-				crlf = append(append(crlf, line...), "\r\n"...)
+				if len(line) > 4<<10 {
+					continue
+				}
+				small = append(small, c)
+				if c.Output != nil {
+					outputs = append(outputs, c)
+					if wantValid(t, c) {
+						valids = append(valids, c)
+					}
+				}
 			}
-			if len(cases) < 100 {
-				t.Fatalf("only %d cases fit on one line", len(cases))
+			if len(cases) < 100 || len(outputs) == len(small) || len(valids) == len(outputs) || len(valids) == 0 {
+				t.Fatalf("%d cases fit on one line, %d small ones, %d outputs, %d valid: want some of each kind", len(cases), len(small), len(outputs), len(valids))
 			}
-			dir := t.TempDir()
-			var first []byte
-			for _, v := range []struct {
-				name, j string
-				data    []byte
-			}{{"lf", "8", lf}, {"crlf", "8", crlf}, {"lf-j1", "1", lf}} {
-				file := filepath.Join(dir, v.name+".jsonl")
-				if err := os.WriteFile(file, v.data, 0o600); err != nil {
-					t.Fatal(err)
+			jsonl := func(cs []conformance.Case, eol string) []byte {
+				var b []byte
+				for _, c := range cs {
+					b = append(append(b, c.Input...), eol...)
 				}
-				stdout, stderr, code := runBinary(t, nil, "batch", "-j", v.j, tool.ID, file)
-				if code != exitDocError || len(stderr) != 0 {
-					t.Fatalf("%s: exit %d, want 1 (there are error cases); stderr %s", v.name, code, stderr)
+				return b
+			}
+			tests := []struct {
+				reason string
+				cases  []conformance.Case
+				args   []string
+				eol    string
+				code   int
+			}{
+				{"all cases, eight workers", cases, []string{"-j", "8"}, "\n", exitDocError},
+				{"CRLF, one worker; an error document outranks a false verdict", small, []string{"-j", "1", "-exit-code"}, "\r\n", exitDocError},
+				{"outputs only: a false verdict is exit 0", outputs, nil, "\n", exitOK},
+				{"outputs only, -exit-code: 4", outputs, []string{"-exit-code"}, "\n", exitInvalid},
+				{"true verdicts only, -exit-code: 0", valids, []string{"-exit-code", "-j", "3"}, "\r\n", exitOK},
+			}
+			// The first row's answers are checked against the cases; the
+			// others', line for line, against the first row's.
+			var first map[string]string
+			for i, tc := range tests {
+				if tc.reason == "" {
+					t.Fatal("table row without a reason")
 				}
-				lines := bytes.Split(bytes.TrimSuffix(stdout, []byte("\n")), []byte("\n"))
-				if len(lines) != len(cases) {
-					t.Fatalf("%s: %d answers for %d lines", v.name, len(lines), len(cases))
+				args := append(append([]string{"batch"}, tc.args...), tool.ID)
+				stdout, stderr, code := runCLI(jsonl(tc.cases, tc.eol), args...)
+				if code != tc.code || stderr != "" {
+					t.Fatalf("%s: exit %d, want %d; stderr %s", tc.reason, code, tc.code, stderr)
 				}
-				for i, c := range cases {
-					t.Run(v.name+"/"+c.Name, func(t *testing.T) { checkAnswer(t, c, lines[i]) })
+				lines := strings.SplitAfter(stdout, "\n")
+				if lines[len(lines)-1] != "" || len(lines)-1 != len(tc.cases) {
+					t.Fatalf("%s: %d answers for %d lines", tc.reason, len(lines)-1, len(tc.cases))
 				}
-				if first == nil {
-					first = stdout
-				} else if !bytes.Equal(stdout, first) {
-					t.Fatalf("%s: answers differ from the first run's", v.name)
+				if i == 0 {
+					first = map[string]string{}
+					for i, c := range tc.cases {
+						first[c.Name] = lines[i]
+						t.Run(c.Name, func(t *testing.T) { checkAnswer(t, c, []byte(lines[i])) })
+					}
+					continue
+				}
+				for i, c := range tc.cases {
+					if lines[i] != first[c.Name] {
+						t.Errorf("%s: case %s: %.200s, first row's %.200s", tc.reason, c.Name, lines[i], first[c.Name])
+					}
 				}
 			}
 		})
 	}
 }
 
-// TestBatchLines checks the line rules: blank lines get no answer, "\r\n"
-// and a final "\r" are line endings, a line over -max-line-bytes gets
-// limit_exceeded (max_document_bytes) and the next line is still read, a
-// line that is not JSON gets invalid_input at "", and a line of invalid
-// UTF-8 does not stop the run.
+// TestBatchLines checks the line rules: output line N answers input line N;
+// a blank line gets invalid_input at ""; "\r\n" and a final "\r" are line
+// endings; a line over -max-line-bytes gets limit_exceeded
+// (max_document_bytes), even a blank one, and the next line is still read;
+// a line that is not JSON gets invalid_input at ""; a line of invalid UTF-8
+// does not stop the run.
 func TestBatchLines(t *testing.T) {
 	const max = 40
 	ok := `{"source":[1],"claim":[1]}`
 	exact := ok + strings.Repeat(" ", max-len(ok))
-	in := strings.Join([]string{
-		ok,
-		"",
-		" \t ",
-		"\r",
-		`{"source":[` + strings.Repeat("1,", 1000) + `1],"claim":[]}`, // over
-		ok + "\r",
-		strings.Repeat(" ", 10*max), // over, but blank: no answer
-		exact,
-		exact + "\r",
-		exact + " ",                            // over by one
-		"not JSON",                             // invalid_input at ""
-		"{\"source\":[\"\xff\"],\"claim\":[]}", // invalid UTF-8 in a string
-		"\xff\xfe",                             // invalid UTF-8 outside one: a grammar error
-		strings.Repeat("x", 1<<20),
-		ok + "\r", // a final "\r" without "\n" ends the line too
-	}, "\n")
-	type want struct{ code, path, limit string }
-	wants := []want{
-		{"", "", ""},
-		{"limit_exceeded", "", "max_document_bytes"},
-		{"", "", ""},
-		{"", "", ""},
-		{"", "", ""},
-		{"limit_exceeded", "", "max_document_bytes"},
-		{"invalid_input", "", ""},
-		{"invalid_input", "/source/0", ""},
-		{"invalid_input", "", ""},
-		{"limit_exceeded", "", "max_document_bytes"},
-		{"", "", ""},
+	blank := blankLine().Message
+	lines := []struct {
+		reason string
+		text   string
+		code   claimcheck.Code // "" for a valid verdict
+		path   string
+		limit  string
+		msg    string // when not "", the message
+	}{
+		{"a document", ok, "", "", "", ""},
+		{"an empty line", "", claimcheck.InvalidInput, "", "", blank},
+		{"spaces and a tab", " \t ", claimcheck.InvalidInput, "", "", blank},
+		{"CR before the LF is the line ending: empty", "\r", claimcheck.InvalidInput, "", "", blank},
+		{"a line over the cap", `{"source":[` + strings.Repeat("1,", 1000) + `1],"claim":[]}`, claimcheck.LimitExceeded, "", "max_document_bytes", ""},
+		{"a CRLF line", ok + "\r", "", "", "", ""},
+		{"a blank line over the cap is over the cap", strings.Repeat(" ", 10*max), claimcheck.LimitExceeded, "", "max_document_bytes", ""},
+		{"exactly the cap", exact, "", "", "", ""},
+		{"exactly the cap, CRLF", exact + "\r", "", "", "", ""},
+		{"over by one", exact + " ", claimcheck.LimitExceeded, "", "max_document_bytes", ""},
+		{"not JSON", "not JSON", claimcheck.InvalidInput, "", "", ""},
+		{"invalid UTF-8 in a string", "{\"source\":[\"\xff\"],\"claim\":[]}", claimcheck.InvalidInput, "/source/0", "", ""},
+		{"invalid UTF-8 outside one: a grammar error", "\xff\xfe", claimcheck.InvalidInput, "", "", ""},
+		{"a megabyte line", strings.Repeat("x", 1<<20), claimcheck.LimitExceeded, "", "max_document_bytes", ""},
+		{"two blank lines in a row (1)", "", claimcheck.InvalidInput, "", "", blank},
+		{"two blank lines in a row (2)", "  ", claimcheck.InvalidInput, "", "", blank},
+		{"a final CR without LF ends the line", ok + "\r", "", "", "", ""},
 	}
+	var texts []string
+	for _, l := range lines {
+		if l.reason == "" {
+			t.Fatal("table row without a reason")
+		}
+		texts = append(texts, l.text)
+	}
+	in := strings.Join(texts, "\n") // no final "\n": the last line ends with "\r"
 	for _, j := range []string{"1", "3"} {
-		stdout, stderr, code := runBinary(t, []byte(in), "batch", "-j", j, "-max-line-bytes", fmt.Sprint(max), schema.MultisetEquality)
-		if code != exitDocError || len(stderr) != 0 {
+		stdout, stderr, code := runCLI([]byte(in), "batch", "-j", j, "-max-line-bytes", fmt.Sprint(max), schema.MultisetEquality)
+		if code != exitDocError || stderr != "" {
 			t.Fatalf("exit %d, want 1; stderr %s", code, stderr)
 		}
-		lines := strings.Split(strings.TrimSuffix(string(stdout), "\n"), "\n")
-		if len(lines) != len(wants) {
-			t.Fatalf("-j %s: %d answers, want %d:\n%s", j, len(lines), len(wants), stdout)
+		answers := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+		if len(answers) != len(lines) {
+			t.Fatalf("-j %s: %d answers, want %d:\n%s", j, len(answers), len(lines), stdout)
 		}
-		for i, w := range wants {
+		for i, w := range lines {
 			if w.code == "" {
-				if !strings.HasPrefix(lines[i], `{"valid":true`) {
-					t.Errorf("answer %d: %s, want valid", i, lines[i])
+				if !strings.HasPrefix(answers[i], `{"valid":true`) {
+					t.Errorf("-j %s line %d (%s): %s, want valid", j, i+1, w.reason, answers[i])
 				}
 				continue
 			}
-			e := parseErrorDoc(t, []byte(lines[i]))
-			if string(e.Code) != w.code || e.Path != w.path || e.Limit != w.limit || e.Position != claimcheck.NoPosition {
-				t.Errorf("answer %d: %s, want %+v", i, lines[i], w)
+			e := parseErrorDoc(t, []byte(answers[i]))
+			if e.Code != w.code || e.Path != w.path || e.Limit != w.limit || e.Position != claimcheck.NoPosition || w.msg != "" && e.Message != w.msg {
+				t.Errorf("-j %s line %d (%s): %s, want %+v", j, i+1, w.reason, answers[i], w)
 			}
 		}
 	}
 }
 
+// TestBatchEnds: the end of input ends the last line and starts none.
+func TestBatchEnds(t *testing.T) {
+	ok := `{"source":[],"claim":[]}`
+	tests := []struct {
+		reason  string
+		in      string
+		answers int
+		code    int
+	}{
+		{"empty input: no lines", "", 0, exitOK},
+		{"a final newline ends the last line", ok + "\n", 1, exitOK},
+		{"no final newline", ok, 1, exitOK},
+		{"a final CRLF", ok + "\r\n", 1, exitOK},
+		{"a lone newline is one blank line", "\n", 1, exitDocError},
+		{"an extra newline at the end is a blank line", ok + "\n\n", 2, exitDocError},
+		{"spaces after the last newline are a line", ok + "\n  ", 2, exitDocError},
+	}
+	for _, tc := range tests {
+		if tc.reason == "" {
+			t.Fatal("table row without a reason")
+		}
+		stdout, stderr, code := runCLI([]byte(tc.in), "batch", schema.MultisetEquality)
+		if code != tc.code || stderr != "" || strings.Count(stdout, "\n") != tc.answers {
+			t.Errorf("%s: exit %d (want %d), %d answers (want %d); stderr %q", tc.reason, code, tc.code, strings.Count(stdout, "\n"), tc.answers, stderr)
+		}
+	}
+}
+
 // TestBatchParallelOrder: one worker and eight give the same bytes on a
-// large file mixing every kind of answer and blank lines, and those bytes
-// are schema.Execute's answers in input order.
+// large input mixing every kind of answer and blank lines, and those bytes
+// are schema.Execute's answers in input order, blank lines answered with
+// the blank-line document.
 func TestBatchParallelOrder(t *testing.T) {
 	var in, want bytes.Buffer
-	for i := range 30000 {
+	blank := blankLine().AppendJSON(nil)
+	for i := range 6000 {
 		var line string
 		switch i % 7 {
 		case 0:
@@ -280,32 +344,28 @@ func TestBatchParallelOrder(t *testing.T) {
 		case 3:
 			line = fmt.Sprintf(`{"source":[%d],"claim":[%d]`, i, i) // malformed
 		case 4:
-			line = "" // blank: no answer
+			line = "" // blank
 		case 5:
 			line = fmt.Sprintf(`{"source":[%d.5e3,null,true],"claim":[true,null,%d50]}`, i, i)
 		case 6:
 			line = fmt.Sprintf(`  {"claim":[], "source":["x%d"]}  `, i)
 		}
 		in.WriteString(line + "\n")
-		if line == "" {
-			continue
-		}
 		out, err := schema.Execute(schema.MultisetEquality, "", []byte(line))
-		if err != nil {
+		switch {
+		case line == "":
+			out = blank
+		case err != nil:
 			out = err.(*claimcheck.Error).AppendJSON(nil)
 		}
 		want.Write(append(out, '\n'))
 	}
-	file := filepath.Join(t.TempDir(), "big.jsonl")
-	if err := os.WriteFile(file, in.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	for _, j := range []string{"1", "8"} {
-		stdout, stderr, code := runBinary(t, nil, "batch", "-j", j, schema.MultisetEquality, file)
-		if code != exitDocError || len(stderr) != 0 {
+		stdout, stderr, code := runCLI(in.Bytes(), "batch", "-j", j, schema.MultisetEquality)
+		if code != exitDocError || stderr != "" {
 			t.Fatalf("-j %s: exit %d; stderr %s", j, code, stderr)
 		}
-		if !bytes.Equal(stdout, want.Bytes()) {
+		if stdout != want.String() {
 			t.Fatalf("-j %s: answers differ from schema.Execute's in input order", j)
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,13 +15,39 @@ import (
 	"github.com/claimcheck/claimcheck/schema"
 )
 
-// outcome is the kind of document an input got.
+// outcome is the kind of document an input got, from best to worst: the
+// exit code of a run or batch is that of its worst outcome (exitCode).
 type outcome uint8
 
 const (
-	gotOutput   outcome = iota // an output document
+	gotValid    outcome = iota // an output document with "valid":true
+	gotInvalid                 // an output document with "valid":false
 	gotError                   // an error document of the contract
 	gotInternal                // the tool panicked: an internal_error document
+)
+
+// exitCode is the exit code of a run whose worst outcome is o; with
+// invalidExit, a false verdict exits 4 instead of 0.
+func exitCode(o outcome, invalidExit bool) int {
+	switch o {
+	case gotInvalid:
+		if invalidExit {
+			return exitInvalid
+		}
+	case gotError:
+		return exitDocError
+	case gotInternal:
+		return exitInternal
+	}
+	return exitOK
+}
+
+// Every output document starts with its verdict: schema writes members in
+// the output schema's property order, and "valid" is the first property of
+// every tool's output schema (TestOutputStartsWithValid).
+var (
+	validPrefix   = []byte(`{"valid":true`)
+	invalidPrefix = []byte(`{"valid":false`)
 )
 
 // answer appends the document for input (output or error document, no
@@ -35,7 +62,15 @@ func answer(dst []byte, t *schema.Tool, input []byte) (out []byte, o outcome, re
 	}()
 	doc, err := t.Execute(input)
 	if err == nil {
-		return append(dst, doc...), gotOutput, ""
+		switch {
+		case bytes.HasPrefix(doc, validPrefix):
+			o = gotValid
+		case bytes.HasPrefix(doc, invalidPrefix):
+			o = gotInvalid
+		default:
+			panic(fmt.Sprintf("%s wrote an output document without a leading verdict: %.100s", t.ID, doc))
+		}
+		return append(dst, doc...), o, ""
 	}
 	var e *claimcheck.Error
 	if !errors.As(err, &e) {
@@ -55,10 +90,11 @@ func tooLarge(what string, max int64) *claimcheck.Error {
 	return errs.Limit("", "max_document_bytes", what+" is larger than "+strconv.FormatInt(max, 10)+" bytes")
 }
 
-const runSynopsis = "claimcheck run [-max-document-bytes N] TOOL_ID [FILE]"
+const runSynopsis = "claimcheck run [-exit-code] [-max-document-bytes N] TOOL_ID [FILE]"
 
 func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	invalidExit := fs.Bool("exit-code", false, "exit 4 when the verdict is \"valid\":false")
 	maxBytes := fs.Int64("max-document-bytes", defaultMaxBytes, "refuse a document of more `bytes` with limit_exceeded")
 	pos, code, ok := parseFlags(fs, args, stdout, stderr, runSynopsis)
 	if !ok {
@@ -79,7 +115,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if t == nil {
 		// A well-formed request for a tool not served is answered like the
 		// JSON layer answers it, with the unknown_tool error document; the
-		// input is not read.
+		// input is not read. The tools that exist go to stderr, for people.
+		fmt.Fprintf(stderr, "claimcheck: %s; the tools are %s\n", unknown.Message, toolList())
 		return writeDoc(stdout, stderr, unknown.AppendJSON(nil), exitDocError)
 	}
 	r, name, closeFn, err := openInput(pos[1:], stdin)
@@ -98,16 +135,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return writeDoc(stdout, stderr, tooLarge("the document", *maxBytes).AppendJSON(nil), exitDocError)
 	}
 	doc, o, report := answer(make([]byte, 0, 256), t, input)
-	switch o {
-	case gotOutput:
-		code = exitOK
-	case gotError:
-		code = exitDocError
-	default:
+	if o == gotInternal {
 		fmt.Fprintf(stderr, "claimcheck: internal error checking %s: %s", name, report)
-		code = exitInternal
 	}
-	return writeDoc(stdout, stderr, doc, code)
+	return writeDoc(stdout, stderr, doc, exitCode(o, *invalidExit))
 }
 
 // writeDoc writes doc and a newline, returning code, or exitUsage when the

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"debug/buildinfo"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/schema"
+)
+
+// TestBinary builds the command once, with go build, and checks what only
+// a real process shows: exit statuses, stdin and stdout as pipes, the build
+// information of a real build, and signals. Everything else is tested in
+// process. The binary is built without -race even under -race: a
+// race-enabled binary starts slowly, and the code is race-tested in
+// process.
+func TestBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := filepath.Join(t.TempDir(), "claimcheck")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	t.Run("exit codes", func(t *testing.T) { t.Parallel(); testExitCodes(t, bin) })
+	t.Run("pipes", func(t *testing.T) { t.Parallel(); testPipes(t, bin) })
+	t.Run("version", func(t *testing.T) { t.Parallel(); testVersion(t, bin) })
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run("serve until "+sig.String(), func(t *testing.T) { t.Parallel(); testServe(t, bin, sig) })
+	}
+}
+
+// runBinary runs bin with stdin and returns its stdout, stderr and exit
+// code.
+func runBinary(t testing.TB, bin string, stdin []byte, args ...string) (stdout, stderr []byte, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return o.Bytes(), e.Bytes(), ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.Bytes(), e.Bytes(), 0
+}
+
+// testExitCodes: each exit status reaches the shell.
+func testExitCodes(t *testing.T, bin string) {
+	eq := schema.MultisetEquality
+	valid := `{"source":[1],"claim":[1]}`
+	mismatch := `{"source":[1],"claim":[2]}`
+	tests := []struct {
+		reason string
+		args   []string
+		stdin  string
+		code   int
+		stdout string // a prefix of stdout ("" means empty)
+	}{
+		{"0: a verdict", []string{"run", eq}, mismatch, 0, `{"valid":false`},
+		{"1: an error document", []string{"run", eq}, "[]", 1, `{"error":{"code":"invalid_input"`},
+		{"2: a usage error", []string{"check"}, "", 2, ""},
+		{"4: run -exit-code, a false verdict", []string{"run", "-exit-code", eq}, mismatch, 4, `{"valid":false`},
+		{"4: batch -exit-code", []string{"batch", "-exit-code", eq}, valid + "\n" + mismatch + "\n", 4, `{"valid":true`},
+		{"1: batch, a blank line", []string{"batch", eq}, valid + "\n\n", 1, `{"valid":true`},
+		{"serve -h writes to the process's stdout", []string{"serve", "-h"}, "", 0, "Usage: claimcheck serve"},
+	}
+	for _, tc := range tests {
+		if tc.reason == "" {
+			t.Fatal("table row without a reason")
+		}
+		stdout, stderr, code := runBinary(t, bin, []byte(tc.stdin), tc.args...)
+		if code != tc.code || tc.stdout == "" && len(stdout) != 0 || !bytes.HasPrefix(stdout, []byte(tc.stdout)) {
+			t.Errorf("%s: exit %d (want %d), stdout %.200q (want prefix %q); stderr %.300s", tc.reason, code, tc.code, stdout, tc.stdout, stderr)
+		}
+	}
+}
+
+// testPipes: over pipes, batch answers each line as soon as it is in,
+// while stdin stays open, and exits when stdin closes.
+func testPipes(t *testing.T, bin string) {
+	cmd := exec.Command(bin, "batch", "-exit-code", schema.MultisetEquality)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill() // only if the test fails before stdin closes
+	answers := bufio.NewReader(stdout)
+	for i := range 3 {
+		fmt.Fprintf(stdin, "{\"source\":[%d],\"claim\":[%d]}\n", i, i)
+		got := make(chan string, 1)
+		go func() { s, _ := answers.ReadString('\n'); got <- s }()
+		select {
+		case s := <-got:
+			if !strings.HasPrefix(s, `{"valid":true`) {
+				t.Fatalf("answer %d: %q", i, s)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no answer to line %d while stdin stays open", i)
+		}
+	}
+	stdin.Close()
+	if rest, _ := io.ReadAll(answers); len(rest) != 0 {
+		t.Errorf("more output after the last answer: %q", rest)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after stdin closed: %v", err)
+	}
+}
+
+// testVersion: a real build prints what its build information says, in the
+// shape versionText documents.
+func testVersion(t *testing.T, bin string) {
+	bi, err := buildinfo.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runBinary(t, bin, nil, "version")
+	if code != 0 || len(stderr) != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	if want := versionText(bi, schema.Tools()); string(stdout) != want {
+		t.Errorf("version:\n%s\nwant (from the binary's build information):\n%s", stdout, want)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(stdout), "\n"), "\n")
+	version, ok := strings.CutPrefix(lines[0], "claimcheck ")
+	if !ok || version == "" || strings.ContainsRune(version, ' ') {
+		t.Errorf("first line %q, want claimcheck VERSION", lines[0])
+	}
+	for _, want := range []string{
+		"module github.com/claimcheck/claimcheck",
+		"go " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
+	} {
+		if !strings.Contains(string(stdout), "\n"+want+"\n") {
+			t.Errorf("no line %q in\n%s", want, stdout)
+		}
+	}
+	tools := schema.Tools()
+	if tail := lines[len(lines)-len(tools):]; fmt.Sprint(tail) != fmt.Sprint(toolLines(tools)) {
+		t.Errorf("last lines %q, want the tools", tail)
+	}
+}
+
+func toolLines(tools []*schema.Tool) []string {
+	var out []string
+	for _, t := range tools {
+		out = append(out, "tool "+t.ID+"@"+t.Version)
+	}
+	return out
+}
+
+// testServe starts "serve" on a free loopback port, posts every seed
+// example and a bad body, then stops it with sig: it must exit 0.
+func testServe(t *testing.T, bin string, sig os.Signal) {
+	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0")
+	// An io.Pipe, not StderrPipe: Wait then waits for the copy to finish
+	// instead of racing the reads.
+	stderr, pw := io.Pipe()
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill() // only if the test fails before the signal
+	sc := bufio.NewScanner(stderr)
+	var base string
+	for sc.Scan() {
+		if _, addr, ok := strings.Cut(sc.Text(), "listening on "); ok {
+			base = addr
+			break
+		}
+	}
+	if !strings.HasPrefix(base, "http://127.0.0.1:") {
+		t.Fatalf("no listening address on stderr (got %q)", base)
+	}
+	rest := make(chan []byte, 1)
+	go func() { b, _ := io.ReadAll(stderr); rest <- b }()
+
+	client := &http.Client{Timeout: 10 * time.Second}
+	for _, tool := range schema.Tools() {
+		for i, ex := range tool.Examples {
+			res, err := client.Post(base+tool.ExecuteURL, "application/json", bytes.NewReader(ex.Input))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 || !conformance.JSONEqual(body, ex.Output) {
+				t.Errorf("%s example %d: %d %s, want %s", tool.ID, i, res.StatusCode, body, ex.Output)
+			}
+		}
+		res, err := client.Post(base+tool.ExecuteURL, "application/json", strings.NewReader(`{"a":`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 400 || res.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("bad body: %d %s", res.StatusCode, body)
+		}
+		if e := parseErrorDoc(t, body); e.Code != "invalid_input" || e.Path != "" {
+			t.Errorf("bad body: %s", body)
+		}
+	}
+
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait(); pw.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve after %v: %v; stderr %s", sig, err, <-rest)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("serve did not stop after %v", sig)
+	}
+}
