@@ -121,7 +121,8 @@ func TestToolsAndVersion(t *testing.T) {
 }
 
 // TestServe starts "serve" on a free loopback port, posts every seed
-// example and a bad body, then stops it with SIGINT: it must exit 0.
+// example and a bad body, gets the playground page, then stops it with
+// SIGINT: it must exit 0.
 func TestServe(t *testing.T) {
 	cmd := exec.Command(binary, "serve", "-addr", "127.0.0.1:0")
 	// An io.Pipe, not StderrPipe: Wait then waits for the copy to finish
@@ -170,6 +171,15 @@ func TestServe(t *testing.T) {
 		}
 		if e := parseErrorDoc(t, body); e.Code != "invalid_input" || e.Path != "" {
 			t.Errorf("bad body: %s", body)
+		}
+	}
+	// The playground page answers GET / beside the API.
+	if res, err := client.Get(base + "/"); err != nil {
+		t.Fatal(err)
+	} else {
+		res.Body.Close()
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/html; charset=utf-8" || res.Header.Get("Content-Security-Policy") == "" {
+			t.Errorf("GET /: %d, Content-Type %q, CSP %q", res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Content-Security-Policy"))
 		}
 	}
 
