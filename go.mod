@@ -15,4 +15,15 @@ require (
 	pgregory.net/rapid v1.3.0
 )
 
-require golang.org/x/text v0.14.0 // indirect
+// Test-only: github.com/chromedp/chromedp (and its protocol types,
+// github.com/chromedp/cdproto) drives headless Chromium in the playground
+// page's browser test, internal/playground/browser_test.go.
+require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
+)
+
+require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	golang.org/x/text v0.14.0 // indirect
+)

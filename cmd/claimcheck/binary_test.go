@@ -222,6 +222,15 @@ func testServe(t *testing.T, bin string, sig os.Signal) {
 			t.Errorf("bad body: %s", body)
 		}
 	}
+	// The playground page answers GET / beside the API.
+	if res, err := client.Get(base + "/"); err != nil {
+		t.Fatal(err)
+	} else {
+		res.Body.Close()
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/html; charset=utf-8" || res.Header.Get("Content-Security-Policy") == "" {
+			t.Errorf("GET /: %d, Content-Type %q, CSP %q", res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Content-Security-Policy"))
+		}
+	}
 
 	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/claimcheck/claimcheck/httpapi"
+	"github.com/claimcheck/claimcheck/internal/playground"
 )
 
 const serveSynopsis = "claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes N] [-max-concurrent N] [-shutdown-timeout D]"
@@ -55,7 +56,8 @@ func serve(ctx context.Context, addr string, opts httpapi.Options, grace time.Du
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
 		return exitUsage
 	}
-	srv := httpapi.NewServer(addr, httpapi.New(opts))
+	// The playground page answers GET / and /playground/…; the API the rest.
+	srv := httpapi.NewServer(addr, playground.Handler(httpapi.New(opts)))
 	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	fmt.Fprintf(stderr, "claimcheck: listening on http://%s\n", ln.Addr())
 
