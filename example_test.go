@@ -29,7 +29,7 @@ func Example() {
 		Expression:       "1 + 1/2 + 1/3 + 1/4",
 		ClaimedValue:     "25/12",
 		RequireCanonical: true,
-	})
+	}, rational.Limits{})
 	fmt.Println("25/12:", r.Valid)
 	// Output:
 	// same bag: true
@@ -52,7 +52,7 @@ func Example_json() {
 // Every package returns the same error type; errors.As finds it whichever
 // package's alias names it.
 func Example_errors() {
-	_, err := rational.CheckRational(rational.Input{Expression: "2 ^ 3", ClaimedValue: "8"})
+	_, err := rational.CheckRational(rational.Input{Expression: "2 ^ 3", ClaimedValue: "8"}, rational.Limits{})
 	var e *claimcheck.Error // the same type as *claimcheck.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Code, e.Path, e.Position)
