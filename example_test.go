@@ -31,7 +31,7 @@ func Example() {
 		Expression:       "1 + 1/2 + 1/3 + 1/4",
 		ClaimedValue:     "25/12",
 		RequireCanonical: true,
-	})
+	}, rational.Limits{})
 	fmt.Println("25/12:", r.Valid)
 	// Output:
 	// same bag: true
@@ -61,7 +61,7 @@ func ExampleError() {
 	errs = append(errs, err)
 	_, err = multiset.CheckEquality(multiset.EqualityInput[int]{Source: make([]int, 3)}, multiset.Limits{MaxItems: 2})
 	errs = append(errs, err)
-	_, err = rational.CheckRational(rational.Input{Expression: "2 ^ 3", ClaimedValue: "8"})
+	_, err = rational.CheckRational(rational.Input{Expression: "2 ^ 3", ClaimedValue: "8"}, rational.Limits{})
 	errs = append(errs, err)
 	_, err = schema.Execute("no-such-tool", "", nil)
 	errs = append(errs, err)
@@ -94,7 +94,7 @@ func ExampleError() {
 // The JSON form of an error is the error document the CLI and the HTTP
 // handler write.
 func ExampleError_MarshalJSON() {
-	_, err := rational.CheckRational(rational.Input{Expression: "1 +", ClaimedValue: "1"})
+	_, err := rational.CheckRational(rational.Input{Expression: "1 +", ClaimedValue: "1"}, rational.Limits{})
 	var e *claimcheck.Error
 	if errors.As(err, &e) {
 		doc, _ := e.MarshalJSON()

@@ -171,7 +171,7 @@ func BenchmarkRational(b *testing.B) {
 			run  func() bool
 		}{
 			{"claimcheck", func() bool {
-				res, err := rational.CheckRational(in)
+				res, err := rational.CheckRational(in, rational.Limits{})
 				return err == nil && res.Valid
 			}},
 			{"big.Rat", func() bool {

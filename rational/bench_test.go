@@ -43,7 +43,7 @@ func digits500() string {
 
 func TestBenchCasesAgree(t *testing.T) {
 	for _, bc := range benchCases {
-		res, err := rational.CheckRational(bc.input)
+		res, err := rational.CheckRational(bc.input, rational.Limits{})
 		if err != nil {
 			t.Fatalf("%s: %v", bc.name, err)
 		}
@@ -62,7 +62,7 @@ func BenchmarkCheckRational(b *testing.B) {
 		b.Run(bc.name+"/rational", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := rational.CheckRational(bc.input); err != nil {
+				if _, err := rational.CheckRational(bc.input, rational.Limits{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cockroachdb/apd/v3"
-
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsonw"
@@ -24,9 +22,10 @@ type Input struct {
 	RequireCanonical bool   `json:"require_canonical"`
 }
 
-// Limits bounds the work a check may do. A zero (or negative) field stands for
-// the descriptor's value (4096, 1024, 64, 500); MaxExpressionBytes is capped
-// at 2^31-2 and MaxDepth at 4096, which bounds the parser's recursion.
+// Limits bounds the work a check may do. A zero (or negative) field stands
+// for the same field of [DefaultLimits], read when the check runs.
+// MaxExpressionBytes is held at 2^31-2 and MaxDepth at 4096, which bounds
+// the parser's recursion.
 type Limits struct {
 	// MaxExpressionBytes bounds the expression's length in UTF-8 bytes.
 	MaxExpressionBytes int
@@ -40,32 +39,38 @@ type Limits struct {
 	MaxValueDigits int
 }
 
-// DefaultLimits are the descriptor's limits, used by the package-level
-// functions. The JSON tools (package schema) take theirs from the descriptor.
+// DefaultLimits are the limits of the rational-expression-check
+// descriptor. [CheckRational] reads them at every call, for the zero fields
+// of the Limits it is given: changing DefaultLimits changes the limits of
+// later calls (set it before checks run concurrently). A field that is zero
+// or negative here too is a bound of 0. The JSON tools (package schema)
+// always use the descriptor's limits.
 var DefaultLimits = Limits{MaxExpressionBytes: 4096, MaxTokens: 1024, MaxDepth: 64, MaxValueDigits: 500}
 
 // maxDepthCap is the largest MaxDepth honoured.
 const maxDepthCap = 1 << 12
 
+// norm returns l with its zero and negative fields taken from DefaultLimits
+// and the caps applied.
 func (l Limits) norm() Limits {
-	if l.MaxExpressionBytes <= 0 {
-		l.MaxExpressionBytes = 4096
-	}
+	d := DefaultLimits
+	l.MaxExpressionBytes = orDefault(l.MaxExpressionBytes, d.MaxExpressionBytes)
+	l.MaxTokens = orDefault(l.MaxTokens, d.MaxTokens)
+	l.MaxDepth = orDefault(l.MaxDepth, d.MaxDepth)
+	l.MaxValueDigits = orDefault(l.MaxValueDigits, d.MaxValueDigits)
 	// Token offsets are int32.
 	l.MaxExpressionBytes = min(l.MaxExpressionBytes, math.MaxInt32-1)
-	if l.MaxTokens <= 0 {
-		l.MaxTokens = 1024
-	}
-	if l.MaxDepth <= 0 {
-		l.MaxDepth = 64
-	}
 	// The parser recurses once per open parenthesis: keep that far from
 	// the goroutine stack limit whatever the caller asks for.
 	l.MaxDepth = min(l.MaxDepth, maxDepthCap)
-	if l.MaxValueDigits <= 0 {
-		l.MaxValueDigits = 500
-	}
 	return l
+}
+
+func orDefault(v, d int) int {
+	if v > 0 {
+		return v
+	}
+	return max(d, 0)
 }
 
 // Reason says why a claim is rejected; "" for a valid claim.
@@ -88,9 +93,11 @@ const (
 	FieldClaimedValue Field = "claimed_value"
 )
 
-// Result is the verdict on a claim: the tool's output document. Its JSON form
-// (see [Result.MarshalJSON]) has the members valid, reason, value,
-// first_discrepancy and reference_version, in that order.
+// Result is the verdict on a claim: the tool's output document. Its JSON
+// form ([Result.AppendJSON]) has the members valid, reason, value,
+// first_discrepancy and reference_version, in that order. Only
+// [CheckRational] makes verdicts: the zero Result is none, and has no JSON
+// form.
 type Result struct {
 	// Valid reports whether the claim holds.
 	Valid bool
@@ -127,34 +134,45 @@ type Discrepancy struct {
 	DivisorText string
 }
 
-// CheckRational checks in with [DefaultLimits]; see [Limits.CheckRational].
-// Bad input and exceeded limits are reported as an *[claimcheck.Error].
-func CheckRational(in Input) (Result, error) { return DefaultLimits.CheckRational(in) }
-
 // CheckRational checks whether in.ClaimedValue is the exact value of
-// in.Expression. The first failing step, in this order, decides the answer:
+// in.Expression, within lim (a zero field of lim is the field of
+// [DefaultLimits]). The first step that fails, in this order, decides the
+// answer:
 //
-//  1. the expression: not empty, at most MaxExpressionBytes bytes, valid
-//     UTF-8 ([Limits.ValidateExpression]);
-//  2. the claim: it matches -?(0|[1-9][0-9]*)(/[1-9][0-9]*)? and neither
-//     part has more than MaxValueDigits digits ([Limits.ParseClaim]);
-//  3. tokenising the whole expression, then parsing it ([Limits.Parse]);
-//  4. evaluating it in post-order, left before right ([Expr.Eval]): the
-//     first zero divisor gives reason [DivisionByZero], value nil and a
-//     discrepancy with the operator's position and the divisor's text;
-//  5. the value: when it differs from the claim, reason [ValueMismatch] with
+//  1. fields: an Input has exactly the three members (package schema checks
+//     those of a JSON document);
+//  2. expression: not empty, at most MaxExpressionBytes UTF-8 bytes and
+//     valid UTF-8, an encoded surrogate being invalid;
+//  3. claimed_value: it matches -?(0|[1-9][0-9]*)(/[1-9][0-9]*)? and
+//     neither its numerator nor its denominator has more than
+//     MaxValueDigits digits;
+//  4. require_canonical: an Input's is a bool;
+//  5. tokenise the whole expression: the first lexical error wins; a
+//     literal of more than MaxValueDigits digits, or a token beyond
+//     MaxTokens, is over a limit;
+//  6. parse it by the grammar: the first syntax error, or nesting deeper
+//     than MaxDepth;
+//  7. evaluate it in post-order, left operand before right: the first zero
+//     divisor gives reason [DivisionByZero], Value nil and a discrepancy
+//     with the operator's position and the divisor's text; a reduced
+//     intermediate value with more than MaxValueDigits digits in its
+//     numerator or denominator is over a limit;
+//  8. value: a claim of another value gives reason [ValueMismatch], with
 //     the difference value − claim;
-//  6. the form: when in.RequireCanonical and the claim is not written in
-//     canonical form ([Rat.String]), reason [NotCanonical], difference 0;
-//  7. otherwise Valid.
+//  9. form: with in.RequireCanonical, a claim not written in canonical form
+//     ([Rat.String]) gives reason [NotCanonical], with difference 0;
+//  10. otherwise the claim is valid.
 //
-// Steps 1 to 3, and the digit limit of step 4, fail with an *[claimcheck.Error]: path
-// "/expression" (with a code point position) or "/claimed_value" (without
-// one). Steps 4 to 7 yield a Result
-// whose Value is set whenever evaluation finished. The answer depends on
-// in and l only.
-func (l Limits) CheckRational(in Input) (Result, error) {
-	l = l.norm()
+// Steps 2, 3, 5, 6 and the digit limit of step 7 fail with an
+// *[claimcheck.Error]: Code invalid_input, or limit_exceeded with the
+// limit's name in Limit; Path "/expression" with the code point Position of
+// the fault (0 for an empty or too long expression, the expression's length
+// when it ends early), or "/claimed_value" with Position
+// [claimcheck.NoPosition]. Steps 7 to 10 give a Result whose Value
+// is set whenever evaluation finished. The answer depends on in, lim and
+// DefaultLimits only.
+func CheckRational(in Input, lim Limits) (Result, error) {
+	l := lim.norm()
 	if err := l.validateExpression(in.Expression); err != nil {
 		return Result{}, err
 	}
@@ -186,8 +204,8 @@ func (l Limits) CheckRational(in Input) (Result, error) {
 	}
 	r.Value = &v
 	switch {
-	case !v.Equal(claim):
-		diff := v.Sub(claim)
+	case !v.equal(&claim):
+		diff := add(&v, &claim, true)
 		r.Reason = ValueMismatch
 		r.FirstDiscrepancy = &Discrepancy{
 			Field:          FieldClaimedValue,
@@ -213,24 +231,11 @@ func (l Limits) CheckRational(in Input) (Result, error) {
 	return r, nil
 }
 
-// ValidateExpression checks expr with [DefaultLimits]; see
-// [Limits.ValidateExpression]. The error, if any, is an *[claimcheck.Error].
-func ValidateExpression(expr string) error { return DefaultLimits.ValidateExpression(expr) }
-
-// ValidateExpression checks what is required of the expression before the
-// claim is looked at: it is not empty (invalid_input at position 0), it has
-// at most MaxExpressionBytes bytes (limit_exceeded at position 0, limit
-// "max_expression_bytes") and it is valid UTF-8 (invalid_input at the code
-// point offset of the first invalid byte, each invalid byte counting as one
-// code point; a surrogate's 3-byte encoding is invalid). Errors are *[claimcheck.Error]
-// with path "/expression".
-func (l Limits) ValidateExpression(expr string) error {
-	if err := l.norm().validateExpression(expr); err != nil {
-		return err
-	}
-	return nil
-}
-
+// validateExpression is step 2 of the check order: s is not empty
+// (invalid_input at position 0), has at most MaxExpressionBytes bytes
+// (limit_exceeded at position 0) and is valid UTF-8 (invalid_input at the
+// code point offset of the first invalid byte, each invalid byte counting as
+// one code point; a surrogate's 3-byte encoding is invalid).
 func (l Limits) validateExpression(s string) *claimcheck.Error {
 	if s == "" {
 		return errs.InvalidAt(pathExpression, 0, "empty expression")
@@ -256,25 +261,12 @@ func (l Limits) validateExpression(s string) *claimcheck.Error {
 	return nil
 }
 
-// ParseClaim parses a claimed value with [DefaultLimits]; see
-// [Limits.ParseClaim]. The error, if any, is an *[claimcheck.Error].
-func ParseClaim(s string) (Rat, error) { return DefaultLimits.ParseClaim(s) }
-
-// ParseClaim parses a claimed value: s must match
+// parseClaim is step 3 of the check order: s must match
 // ^-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?$ exactly (else invalid_input), and then
 // neither its numerator nor its denominator may have more than
-// MaxValueDigits digits, the sign not counted (else limit_exceeded, limit
-// "max_value_digits"). Errors are *[claimcheck.Error] with path "/claimed_value" and no
-// position. The value is returned reduced: "2/4" is 1/2, "-0" is 0.
-func (l Limits) ParseClaim(s string) (Rat, error) {
-	r, _, err := l.norm().parseClaim(s)
-	if err != nil {
-		return Rat{}, err
-	}
-	return r, nil
-}
-
-// parseClaim also reports whether s is the canonical form of its value.
+// MaxValueDigits digits, the sign not counted (else limit_exceeded). The
+// value is returned reduced ("2/4" is 1/2, "-0" is 0), with whether s is its
+// canonical form.
 func (l Limits) parseClaim(s string) (Rat, bool, *claimcheck.Error) {
 	i := 0
 	if i < len(s) && s[i] == '-' {
@@ -310,7 +302,7 @@ func (l Limits) parseClaim(s string) (Rat, bool, *claimcheck.Error) {
 	}
 	n := literal(s[numStart:numEnd])
 	if numStart > 0 {
-		n = n.Neg()
+		n = n.neg()
 	}
 	if denStart == len(s) {
 		// Without leading zeros, an integer is canonical unless it is "-0".
@@ -318,19 +310,10 @@ func (l Limits) parseClaim(s string) (Rat, bool, *claimcheck.Error) {
 	}
 	// Digits without leading zeros are the canonical form of their value, so
 	// a fraction is canonical when it is reduced and its denominator is not
-	// 1 (a reduced 0/d has d = 1). Reduced, n and d are the value as they
-	// are.
+	// 1: when n/d keeps its denominator d > 1 (a reduced 0/d has d = 1).
 	d := literal(s[denStart:])
-	var g apd.BigInt
-	gcd(&g, &n.num, &d.num)
-	if !isOne(&g) {
-		return mul(&n, &d, true), false, nil
-	}
-	if isOne(&d.num) {
-		return n, false, nil
-	}
-	n.den = d.num
-	return n, true, nil
+	v := mul(&n, &d, true)
+	return v, !isOne(&d.num) && v.denom().Cmp(&d.num) == 0, nil
 }
 
 func badClaim() *claimcheck.Error {
@@ -425,17 +408,33 @@ func oneLine(s string) string {
 	}, s)
 }
 
-// MarshalJSON returns the tool's output document, as [Result.AppendJSON].
-func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
+// MarshalJSON returns the tool's output document, as [Result.AppendJSON],
+// and its error for a Result that is no verdict.
+func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil) }
 
-// AppendJSON appends the tool's output document to dst: the members valid,
-// reason, value, first_discrepancy and reference_version, in that order, with
-// null for an empty reason, a nil value and a nil discrepancy; the
-// discrepancy's members are field, claimed_value, canonical_claim,
-// actual_value, difference, position and divisor_text, with null for the nil,
-// claimcheck.NoPosition and "" ones. Numbers are written as strings in canonical form.
-// No whitespace is written, and the bytes depend on r only.
-func (r Result) AppendJSON(dst []byte) []byte {
+// AppendJSON appends the tool's output document to dst, written from r's
+// fields: the members valid, reason, value, first_discrepancy and
+// reference_version, in that order, with null for an empty Reason, a nil
+// Value and a nil FirstDiscrepancy; the discrepancy's members are field,
+// claimed_value, canonical_claim, actual_value, difference, position and
+// divisor_text, with null for the nil ones, for Position
+// claimcheck.NoPosition and for an empty DivisorText. Numbers are written as
+// strings in canonical form. No whitespace is written, and the bytes depend
+// on r only.
+//
+// r must be a verdict of [CheckRational], whose document conforms to the
+// tool's output schema (see docs/contract.md in the repository). For any
+// other Result, such as the zero Result, AppendJSON returns dst unchanged
+// and an error saying what is wrong: a ReferenceVersion other than
+// [ReferenceVersion]; a Reason other than "" and the three; a valid result
+// with a Reason, a FirstDiscrepancy or no Value; an invalid one without a
+// FirstDiscrepancy, or with a Value after a division by zero or without one
+// otherwise; a discrepancy whose Field is not the one of its Reason, or
+// whose members do not match its Field (see [Discrepancy.MarshalJSON]).
+func (r Result) AppendJSON(dst []byte) ([]byte, error) {
+	if err := r.verdict(); err != nil {
+		return dst, err
+	}
 	dst = append(dst, `{"valid":`...)
 	dst = strconv.AppendBool(dst, r.Valid)
 	dst = append(dst, `,"reason":`...)
@@ -454,12 +453,81 @@ func (r Result) AppendJSON(dst []byte) []byte {
 	}
 	dst = append(dst, `,"reference_version":`...)
 	dst = jsonw.AppendString(dst, r.ReferenceVersion)
-	return append(dst, '}')
+	return append(dst, '}'), nil
+}
+
+// notVerdict is the error of AppendJSON and MarshalJSON for a value that is
+// no verdict.
+func notVerdict(what, why string) error {
+	return errors.New("rational: " + what + " is no verdict: " + why)
+}
+
+// verdict returns nil when r has the shape of a verdict of CheckRational.
+func (r *Result) verdict() error {
+	const what = "Result"
+	if r.ReferenceVersion != ReferenceVersion {
+		return notVerdict(what, "ReferenceVersion "+strconv.Quote(r.ReferenceVersion)+" is not rational.ReferenceVersion")
+	}
+	d := r.FirstDiscrepancy
+	if r.Valid {
+		if r.Reason != "" || d != nil || r.Value == nil {
+			return notVerdict(what, "a valid result has a Value and no Reason or FirstDiscrepancy")
+		}
+		return nil
+	}
+	field := FieldClaimedValue
+	switch r.Reason {
+	case DivisionByZero:
+		field = FieldExpression
+		if r.Value != nil {
+			return notVerdict(what, "a division_by_zero result has no Value")
+		}
+	case ValueMismatch, NotCanonical:
+		if r.Value == nil {
+			return notVerdict(what, "a "+string(r.Reason)+" result has a Value")
+		}
+	default:
+		return notVerdict(what, "Reason "+strconv.Quote(string(r.Reason))+" is none of the tool's")
+	}
+	if d == nil {
+		return notVerdict(what, "an invalid result has a FirstDiscrepancy")
+	}
+	if d.Field != field {
+		return notVerdict(what, "a "+string(r.Reason)+" discrepancy is about the field "+string(field))
+	}
+	return d.verdict()
+}
+
+// verdict returns nil when d has the shape of a discrepancy of a verdict.
+func (d *Discrepancy) verdict() error {
+	const what = "Discrepancy"
+	switch d.Field {
+	case FieldExpression:
+		if d.ActualValue != nil || d.Difference != nil || d.Position < 0 || d.DivisorText == "" {
+			return notVerdict(what, "a discrepancy in the expression has a Position and a DivisorText, and no ActualValue or Difference")
+		}
+	case FieldClaimedValue:
+		if d.ActualValue == nil || d.Difference == nil || d.Position != claimcheck.NoPosition || d.DivisorText != "" {
+			return notVerdict(what, "a discrepancy in the claimed value has an ActualValue and a Difference, and no Position or DivisorText")
+		}
+	default:
+		return notVerdict(what, "Field "+strconv.Quote(string(d.Field))+" is neither expression nor claimed_value")
+	}
+	return nil
 }
 
 // MarshalJSON returns the first_discrepancy object of the output document,
-// members in the output schema's order, nulls written as null.
-func (d Discrepancy) MarshalJSON() ([]byte, error) { return d.appendJSON(nil), nil }
+// members in the output schema's order, nulls written as null, or an error
+// for a Discrepancy that cannot be part of a verdict: a FieldExpression one
+// has a Position of at least 0 and a DivisorText but no ActualValue or
+// Difference, a FieldClaimedValue one the reverse (Position
+// claimcheck.NoPosition).
+func (d Discrepancy) MarshalJSON() ([]byte, error) {
+	if err := d.verdict(); err != nil {
+		return nil, err
+	}
+	return d.appendJSON(nil), nil
+}
 
 func (d *Discrepancy) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"field":`...)
@@ -492,6 +560,6 @@ func appendRat(dst []byte, x *Rat) []byte {
 		return append(dst, "null"...)
 	}
 	dst = append(dst, '"')
-	dst = x.Append(dst)
+	dst = x.appendText(dst)
 	return append(dst, '"')
 }

@@ -1,11 +1,17 @@
 // Package rational checks a claimed exact value of an integer/fraction
 // expression: it implements the rational-expression-check tool of the
-// claimcheck contract.
+// claimcheck contract (see docs/contract.md in the repository).
 //
 //	res, err := rational.CheckRational(rational.Input{
 //		Expression:   "1 + 1/2 + 1/3 + 1/4",
 //		ClaimedValue: "25/12",
-//	})
+//	}, rational.Limits{})
+//
+// [CheckRational] is the one entry point. A claim that does not hold is a
+// verdict, not an error: a [Result] with Valid false, a [Reason] and a
+// [Discrepancy]; [Result.Err] turns it into an error for test code, and
+// [Result.AppendJSON] writes it as the tool's output document. Bad input and
+// exceeded limits are errors.
 //
 // # Expressions
 //
@@ -25,29 +31,32 @@
 //
 // # Check order
 //
-// [CheckRational] takes these steps; the first that fails decides the answer:
+// A check takes the contract's ten steps; the first that fails decides the
+// answer:
 //
-//  1. expression: not empty, at most 4096 UTF-8 bytes, valid UTF-8
-//     ([ValidateExpression]);
-//  2. claimed value: a string -?(0|[1-9][0-9]*)(/[1-9][0-9]*)? of at most 500
-//     digits per part ([ParseClaim]);
-//  3. tokenise the whole expression (the first lexical error wins), then
-//     parse it ([Parse]);
-//  4. evaluate in post-order, left operand before right ([Expr.Eval]); the
-//     first zero divisor gives reason [DivisionByZero];
-//  5. value: a claim of another value gives reason [ValueMismatch];
-//  6. form: with RequireCanonical, a claim not written in canonical form
+//  1. fields: exactly expression, claimed_value and require_canonical,
+//     which an [Input] always has;
+//  2. expression: not empty, within the byte limit, valid UTF-8;
+//  3. claimed_value: a string -?(0|[1-9][0-9]*)(/[1-9][0-9]*)? within the
+//     digit limit;
+//  4. require_canonical: a boolean, which an Input's always is;
+//  5. tokenise the whole expression: the first lexical error, literal over
+//     the digit limit or token over the token limit wins;
+//  6. parse it: the first syntax error or nesting over the depth limit wins;
+//  7. evaluate in post-order, left operand before right: the first zero
+//     divisor gives reason [DivisionByZero], and an intermediate value over
+//     the digit limit is an error;
+//  8. value: a claim of another value gives reason [ValueMismatch];
+//  9. form: with RequireCanonical, a claim not written in canonical form
 //     gives reason [NotCanonical];
-//  7. otherwise the claim is valid.
+//  10. otherwise the claim is valid.
 //
-// Steps 1 to 3, and the digit limit of step 4, fail with an *[claimcheck.Error] (the one
-// error type of every claimcheck package, an alias of the internal
-// claimcheck.Error): Code invalid_input or
-// limit_exceeded, Path "/expression" or "/claimed_value", Position (for
-// expression errors), Limit (for limit_exceeded) and a one-line Message.
-// Verdicts are values: a rejected claim is a [Result] with Valid false, a
-// [Reason] and a [Discrepancy], and [Result.Err] turns it into an error for
-// test code.
+// Steps 2, 3, 5 and 6, and the digit limit of step 7, fail with an
+// *[claimcheck.Error], the error type of every claimcheck package: Code
+// invalid_input or limit_exceeded, Path "/expression" or "/claimed_value",
+// Position (for expression errors), Limit (for limit_exceeded) and a
+// one-line Message. Steps 1 and 4 concern JSON documents, which package
+// schema reads.
 //
 // # Guarantees
 //
@@ -56,13 +65,14 @@
 // or "-n/d" with gcd(n, d) = 1 and d > 1. Differences are exact and never
 // capped.
 //
-// Determinism: the answer depends on the input and the [Limits] only; the JSON
-// form of a [Result] ([Result.AppendJSON]) is the same bytes every time.
+// Determinism: the answer depends on the input and the limits only; the JSON
+// form of a [Result] is the same bytes every time.
 //
-// Limits ([DefaultLimits], configurable with [Limits]): 4096 bytes per
-// expression, 1024 tokens, nesting depth 64 (open parentheses plus pending
-// unary minus), 500 digits per literal, per part of the claim and per
-// numerator or denominator of every reduced intermediate value. Over a limit
-// is limit_exceeded; no input makes the package panic, recurse deeper than
-// the depth limit, or use time or memory beyond a polynomial in the limits.
+// Limits ([Limits], whose zero fields are those of [DefaultLimits]): 4096
+// bytes per expression, 1024 tokens, nesting depth 64 (open parentheses plus
+// pending unary minus), 500 digits per literal, per part of the claim and
+// per numerator or denominator of every reduced intermediate value. Over a
+// limit is limit_exceeded; no input makes the package panic, recurse deeper
+// than the depth limit, or use time or memory beyond a polynomial in the
+// limits.
 package rational

@@ -1,9 +1,11 @@
 package rational_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/rational"
@@ -14,7 +16,7 @@ func ExampleCheckRational() {
 		Expression:       "1 + 1/2 + 1/3 + 1/4",
 		ClaimedValue:     "25/12",
 		RequireCanonical: true,
-	})
+	}, rational.Limits{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -24,21 +26,22 @@ func ExampleCheckRational() {
 }
 
 func ExampleCheckRational_valueMismatch() {
-	res, _ := rational.CheckRational(rational.Input{Expression: "1/3 - 1/2", ClaimedValue: "1/6"})
+	res, _ := rational.CheckRational(rational.Input{Expression: "1/3 - 1/2", ClaimedValue: "1/6"}, rational.Limits{})
 	d := res.FirstDiscrepancy
 	fmt.Println(res.Reason, res.Value, d.CanonicalClaim, d.Difference)
 	// Output: value_mismatch -1/6 1/6 -1/3
 }
 
 func ExampleCheckRational_divisionByZero() {
-	res, _ := rational.CheckRational(rational.Input{Expression: "1/(2-2) + 1", ClaimedValue: "1"})
-	out, _ := json.Marshal(res)
-	fmt.Println(string(out))
-	// Output: {"valid":false,"reason":"division_by_zero","value":null,"first_discrepancy":{"field":"expression","claimed_value":"1","canonical_claim":"1","actual_value":null,"difference":null,"position":1,"divisor_text":"(2-2)"},"reference_version":"ISO/IEC 10967-2:2001 (LIA-2) exact-result terminology; exact arithmetic over the rationals with canonical reduced form; RFC 8259 sec. 6 integer grammar and sec. 7 strings"}
+	res, _ := rational.CheckRational(rational.Input{Expression: "1/(2-2) + 1", ClaimedValue: "1"}, rational.Limits{})
+	d := res.FirstDiscrepancy
+	fmt.Println(res.Reason, res.Value, d.Field, d.Position, d.DivisorText)
+	// Output: division_by_zero <nil> expression 1 (2-2)
 }
 
+// Bad input is an error, not a verdict.
 func ExampleCheckRational_error() {
-	_, err := rational.CheckRational(rational.Input{Expression: "1 × 2 ÷ x", ClaimedValue: "1"})
+	_, err := rational.CheckRational(rational.Input{Expression: "1 × 2 ÷ x", ClaimedValue: "1"}, rational.Limits{})
 	var e *claimcheck.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Code, e.Path, e.Position)
@@ -49,34 +52,27 @@ func ExampleCheckRational_error() {
 	// invalid_input at /expression, position 8: unexpected character 'x'
 }
 
-func ExampleParse() {
-	e, err := rational.Parse("2 × −(1/4 − 1)")
-	if err != nil {
-		fmt.Println(err)
-		return
+// A field left zero is the default's.
+func ExampleLimits() {
+	strict := rational.Limits{MaxDepth: 2}
+	_, err := rational.CheckRational(rational.Input{Expression: "((-1))", ClaimedValue: "-1"}, strict)
+	var e *claimcheck.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Code, e.Limit, e.Position)
 	}
-	v, zeroDivision, err := e.Eval()
-	fmt.Println(e, "=", v, zeroDivision, err)
-	// Output: (2 * (-((1 / 4) - 1))) = 3/2 <nil> <nil>
+	// Output: limit_exceeded max_depth 2
 }
 
-func ExampleExpr_Eval_divisionByZero() {
-	e, _ := rational.Parse("7 / (1/3 - 2/6)")
-	_, zd, _ := e.Eval()
-	fmt.Printf("position %d, divisor %q\n", zd.Position, zd.DivisorText)
-	// Output: position 2, divisor "(1/3 - 2/6)"
-}
+// DefaultLimits is read at every call: a program may lower the limits of
+// all its checks at once.
+func ExampleDefaultLimits() {
+	saved := rational.DefaultLimits
+	defer func() { rational.DefaultLimits = saved }()
 
-func ExampleParseClaim() {
-	for _, s := range []string{"6/4", "-0/3", "3/1", "1.5"} {
-		v, err := rational.ParseClaim(s)
-		fmt.Println(v, err)
-	}
-	// Output:
-	// 3/2 <nil>
-	// 0 <nil>
-	// 3 <nil>
-	// 0 invalid_input at /claimed_value: claimed value is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?
+	rational.DefaultLimits.MaxTokens = 3
+	_, err := rational.CheckRational(rational.Input{Expression: "1 + 2 + 3", ClaimedValue: "6"}, rational.Limits{})
+	fmt.Println(errors.Is(err, claimcheck.ErrLimitExceeded))
+	// Output: true
 }
 
 // T stands in for *testing.T, so that the example's output can be checked.
@@ -91,16 +87,18 @@ func checkClaim(t interface {
 	Errorf(string, ...any)
 }, expr, claim string) {
 	t.Helper()
-	res, err := rational.CheckRational(rational.Input{Expression: expr, ClaimedValue: claim, RequireCanonical: true})
+	in := rational.Input{Expression: expr, ClaimedValue: claim, RequireCanonical: true}
+	res, err := rational.CheckRational(in, rational.Limits{})
 	if err != nil {
 		t.Errorf("bad input: %v", err)
 		return
 	}
 	if err := res.Err(); err != nil {
-		t.Errorf("%v", err)
+		t.Errorf("%v (rejected: %v)", err, errors.Is(err, rational.ErrRejected))
 	}
 }
 
+// In grading code, Err turns a verdict into a test failure.
 func ExampleResult_Err() {
 	var t T // in a test: the *testing.T
 	checkClaim(t, "1 + 1/2", "3/2")
@@ -108,14 +106,69 @@ func ExampleResult_Err() {
 	checkClaim(t, "1/(2-2)", "1")
 	checkClaim(t, "2/4", "2/4")
 	// Output:
-	// 1 + 1/2 = 3/2, not 1/2 claimed (difference 1)
-	// division by zero at position 1: divisor (2-2) is 0
-	// 2/4 = 1/2, claimed as 2/4, which is not in canonical form
+	// 1 + 1/2 = 3/2, not 1/2 claimed (difference 1) (rejected: true)
+	// division by zero at position 1: divisor (2-2) is 0 (rejected: true)
+	// 2/4 = 1/2, claimed as 2/4, which is not in canonical form (rejected: true)
 }
 
-func ExampleLimits() {
-	strict := rational.Limits{MaxDepth: 2} // other fields: the defaults
-	_, err := strict.CheckRational(rational.Input{Expression: "((-1))", ClaimedValue: "-1"})
+// AppendJSON writes the tool's output document, as the JSON tools do; a
+// Result that CheckRational did not make has none.
+func ExampleResult_AppendJSON() {
+	res, _ := rational.CheckRational(rational.Input{Expression: "6/4", ClaimedValue: "3/2"}, rational.Limits{})
+	out, err := res.AppendJSON(nil)
 	fmt.Println(err)
-	// Output: limit_exceeded at /expression, position 2 (max_depth): nesting deeper than 2 (parentheses plus pending unary minus)
+	var doc bytes.Buffer
+	json.Indent(&doc, out, "", " ")
+	fmt.Println(strings.Replace(doc.String(), rational.ReferenceVersion, "(rational.ReferenceVersion)", 1))
+
+	_, err = rational.Result{}.AppendJSON(nil)
+	fmt.Println(err != nil)
+	// Output:
+	// <nil>
+	// {
+	//  "valid": true,
+	//  "reason": null,
+	//  "value": "3/2",
+	//  "first_discrepancy": null,
+	//  "reference_version": "(rational.ReferenceVersion)"
+	// }
+	// true
+}
+
+// json.Marshal of a Discrepancy writes the first_discrepancy member of the
+// output document.
+func ExampleDiscrepancy_MarshalJSON() {
+	res, _ := rational.CheckRational(rational.Input{Expression: "1/(2-2)", ClaimedValue: "2/4"}, rational.Limits{})
+	out, _ := json.Marshal(res.FirstDiscrepancy)
+	var doc bytes.Buffer
+	json.Indent(&doc, out, "", " ")
+	fmt.Println(doc.String())
+	// Output:
+	// {
+	//  "field": "expression",
+	//  "claimed_value": "2/4",
+	//  "canonical_claim": "1/2",
+	//  "actual_value": null,
+	//  "difference": null,
+	//  "position": 1,
+	//  "divisor_text": "(2-2)"
+	// }
+}
+
+// A Rat prints, and marshals as text, in canonical form; BigRat hands it to
+// math/big for further work.
+func ExampleRat() {
+	res, _ := rational.CheckRational(rational.Input{Expression: "-10/4", ClaimedValue: "-2"}, rational.Limits{})
+	v := res.Value
+	fmt.Println(v, v.Sign(), res.FirstDiscrepancy.Difference.Sign())
+
+	row, _ := json.Marshal(struct{ Value *rational.Rat }{v})
+	fmt.Println(string(row))
+
+	b := v.BigRat()
+	fmt.Println(b.Num(), b.Denom(), b.FloatString(3))
+	// Output:
+	// -5/2 -1 -1
+	// {"Value":"-5/2"}
+	// -5 2 -2.500
 }

@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"math/bits"
 	"strconv"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -45,11 +44,11 @@ type token struct {
 	start, end int32
 }
 
-// Expr is a parsed expression: its syntax tree, kept in post-order (the order
-// of evaluation) with the source position of every token. It is built by
-// [Parse] or [Limits.Parse] and is immutable; it may be evaluated any number
-// of times, concurrently.
-type Expr struct {
+// expr is a parsed expression: its syntax tree, kept in post-order (the
+// order of evaluation) with the source position of every token. It is
+// immutable once built; it may be evaluated any number of times,
+// concurrently.
+type expr struct {
 	src       string
 	prog      []instr
 	lits      []Rat
@@ -70,7 +69,7 @@ const (
 
 // instr is one node of the tree in post-order. pos is the code point offset
 // of the node's token (the operator, or a literal's first digit). For opLit,
-// arg indexes Expr.lits; for opQuo, [arg, end) is the byte span of the divisor
+// arg indexes expr.lits; for opQuo, [arg, end) is the byte span of the divisor
 // operand's source text.
 type instr struct {
 	op       opcode
@@ -78,9 +77,9 @@ type instr struct {
 	arg, end int32
 }
 
-// ZeroDivision is the first division by zero met when evaluating an
+// zeroDivision is the first division by zero met when evaluating an
 // expression.
-type ZeroDivision struct {
+type zeroDivision struct {
 	// Position is the code point offset of the "/" or "÷" token.
 	Position int
 	// DivisorText is the divisor operand's exact source text, from its first
@@ -88,39 +87,12 @@ type ZeroDivision struct {
 	DivisorText string
 }
 
-// Parse parses expr with [DefaultLimits]; see [Limits.Parse]. The error, if
-// any, is an *[claimcheck.Error].
-func Parse(expr string) (*Expr, error) { return DefaultLimits.Parse(expr) }
-
-// Parse validates expr ([Limits.ValidateExpression]), tokenises all of it and
-// parses it by the grammar
-//
-//	expr    := term (("+" | "-") term)*
-//	term    := unary (("*" | "/") unary)*
-//	unary   := "-" unary | primary
-//	primary := INTEGER | "(" expr ")"
-//
-// with U+2212, U+00D7 and U+00F7 read as "-", "*" and "/". The first lexical
-// error wins over any syntax error. Errors are *[claimcheck.Error] with path
-// "/expression" and the code point position of the offending character or
-// token (the expression's length when it ends early).
-func (l Limits) Parse(expr string) (*Expr, error) {
-	l = l.norm()
-	if err := l.validateExpression(expr); err != nil {
-		return nil, err
-	}
-	e := new(Expr)
-	if err := l.parseInto(e, expr); err != nil {
-		return nil, err
-	}
-	return e, nil
-}
-
-// parseInto runs steps 5 and 6 on an already validated expression and stores
-// the result in e. It returns *claimcheck.Error, not error, so that a nil result is
-// never a non-nil interface. The program and literals are appended to e's
-// slices, from length 0, when their capacities suffice.
-func (l Limits) parseInto(e *Expr, src string) *claimcheck.Error {
+// parseInto runs steps 5 and 6 of the check order (tokenise, parse) on an
+// already validated expression and stores the result in e. It returns
+// *claimcheck.Error, not error, so that a nil result is never a non-nil
+// interface. The program and literals are appended to e's slices, from
+// length 0, when their capacities suffice.
+func (l Limits) parseInto(e *expr, src string) *claimcheck.Error {
 	// Every token takes at least one byte, so this capacity is never exceeded.
 	n := min(len(src), l.MaxTokens) + 1
 	tb := tokenPool.Get().(*[]token)
@@ -154,30 +126,30 @@ func (l Limits) parseInto(e *Expr, src string) *claimcheck.Error {
 		e.prog, e.lits = p.prog[:0], p.lits
 		return err
 	}
-	*e = Expr{src: src, prog: p.prog, lits: p.lits, maxStack: p.maxStack, maxDigits: l.MaxValueDigits}
+	*e = expr{src: src, prog: p.prog, lits: p.lits, maxStack: p.maxStack, maxDigits: l.MaxValueDigits}
 	return nil
 }
 
 // tokenPool holds token buffers for parseInto; tokens do not outlive it.
 var tokenPool = sync.Pool{New: func() any { return new([]token) }}
 
-// exprPool holds the program and literal buffers of the Exprs that
+// exprPool holds the program and literal buffers of the exprs that
 // CheckRational parses and drops. Only the slices' backing arrays are reused:
-// the literals are cleared before an Expr goes back, and a literal's storage
+// the literals are cleared before an expr goes back, and a literal's storage
 // is built afresh by every parse, so values computed from one (which may
 // share it) are never overwritten.
-var exprPool = sync.Pool{New: func() any { return new(Expr) }}
+var exprPool = sync.Pool{New: func() any { return new(expr) }}
 
-func getExpr() *Expr { return exprPool.Get().(*Expr) }
+func getExpr() *expr { return exprPool.Get().(*expr) }
 
 // putExpr returns e to the pool unless its buffers are too large to keep.
 // e.lits holds every literal e's last parse stored.
-func putExpr(e *Expr) {
+func putExpr(e *expr) {
 	if cap(e.prog) > maxPooled || cap(e.lits) > maxPooled {
 		return
 	}
 	clear(e.lits)
-	*e = Expr{prog: e.prog[:0], lits: e.lits[:0]}
+	*e = expr{prog: e.prog[:0], lits: e.lits[:0]}
 	exprPool.Put(e)
 }
 
@@ -187,8 +159,9 @@ const maxPooled = 4 * 4096
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// lex tokenises src in one left-to-right scan (SPEC section 7, rule 9) and
-// appends the tokens, then an EOF token at the length in code points. ints
+// lex tokenises src in one left-to-right scan, so that the first lexical
+// error wins over any syntax error (see docs/contract.md in the repository),
+// and appends the tokens, then an EOF token at the length in code points. ints
 // counts the INTEGER tokens.
 func lex(src string, l Limits, toks []token) (_ []token, ints int, _ *claimcheck.Error) {
 	pos := 0
@@ -452,8 +425,8 @@ func literal(s string) Rat {
 	}
 	if len(s) <= 38 { // below 10^38 < 2^128: stored inline
 		v := u128{0, decimalChunk(s[:19])}
-		v, _ = mul128(v, u128{0, pow10u64[len(s)-19]})
-		v, _ = add128(v, u128{0, decimalChunk(s[19:])})
+		v, _ = v.mul(u128{0, pow10u64[len(s)-19]})
+		v, _ = v.add(u128{0, decimalChunk(s[19:])})
 		setU128(&z.num, v, false)
 		return z
 	}
@@ -491,25 +464,17 @@ func decimalChunk(s string) uint64 {
 var pow10u64 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
-// Eval evaluates e exactly, in post-order, left operand before right. It
+// eval evaluates e exactly, in post-order, left operand before right. It
 // returns exactly one of:
 //
 //   - the value, when evaluation finishes;
 //   - the first division by zero (a divisor is evaluated whole before it is
-//     tested), as a *[ZeroDivision];
-//   - an *[claimcheck.Error] with limit "max_value_digits" at the operator that produced
-//     the first reduced intermediate value whose numerator or denominator has
-//     more digits than e's limits allow.
-func (e *Expr) Eval() (Rat, *ZeroDivision, error) {
-	v, zd, err := e.eval()
-	if err != nil {
-		return Rat{}, nil, err
-	}
-	return v, zd, nil
-}
-
-func (e *Expr) eval() (Rat, *ZeroDivision, *claimcheck.Error) {
-	if len(e.prog) == 0 { // the zero Expr, not built by Parse
+//     tested);
+//   - a limit_exceeded error with limit "max_value_digits" at the operator
+//     that produced the first reduced intermediate value whose numerator or
+//     denominator has more digits than e's limits allow.
+func (e *expr) eval() (Rat, *zeroDivision, *claimcheck.Error) {
+	if len(e.prog) == 0 { // the zero expr, not built by parse
 		return Rat{}, nil, nil
 	}
 	var buf [16]Rat
@@ -537,7 +502,7 @@ func (e *Expr) eval() (Rat, *ZeroDivision, *claimcheck.Error) {
 				if owned[i] {
 					top.num.Neg(&top.num)
 				} else {
-					*top = top.Neg()
+					*top = top.neg()
 					owned[i] = true
 				}
 			}
@@ -547,15 +512,15 @@ func (e *Expr) eval() (Rat, *ZeroDivision, *claimcheck.Error) {
 		x, y := &stack[i], &stack[i+1]
 		if in.op == opQuo && y.Sign() == 0 {
 			s.release()
-			return Rat{}, &ZeroDivision{Position: int(in.pos), DivisorText: e.src[in.arg:in.end]}, nil
+			return Rat{}, &zeroDivision{Position: int(in.pos), DivisorText: e.src[in.arg:in.end]}, nil
 		}
 		var z Rat
 		var ok bool
 		switch in.op {
 		case opAdd, opSub:
-			z, ok = addFast(x, y, in.op == opSub)
+			z, ok = addWords(x, y, in.op == opSub)
 		default:
-			z, ok = mulFast(x, y, in.op == opQuo)
+			z, ok = mulWords(x, y, in.op == opQuo)
 		}
 		if ok {
 			*x = z
@@ -585,66 +550,4 @@ func (e *Expr) eval() (Rat, *ZeroDivision, *claimcheck.Error) {
 	}
 	s.release()
 	return stack[0], nil, nil
-}
-
-// String returns e fully parenthesised with ASCII operators, one pair of
-// parentheses per operation: "1 + 1/2" is "(1 + (1 / 2))", "-2" is "(-2)".
-func (e *Expr) String() string {
-	if len(e.prog) == 0 {
-		return ""
-	}
-	// Rebuild the tree from the post-order program, then write it in order
-	// with an explicit stack, into one builder: linear in the output, with
-	// no recursion and no string rebuilt per node.
-	type node struct{ in, left, right int32 }
-	nodes := make([]node, len(e.prog))
-	stack := make([]int32, 0, e.maxStack)
-	for i, in := range e.prog {
-		n := node{in: int32(i), left: -1, right: -1}
-		switch in.op {
-		case opLit:
-		case opNeg:
-			n.left = stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-		default:
-			n.left, n.right = stack[len(stack)-2], stack[len(stack)-1]
-			stack = stack[:len(stack)-2]
-		}
-		nodes[i] = n
-		stack = append(stack, int32(i))
-	}
-	ops := [...]string{opAdd: " + ", opSub: " - ", opMul: " * ", opQuo: " / "}
-	var b strings.Builder
-	// Each frame is a node and how many of its parts have been written.
-	type frame struct {
-		node int32
-		step uint8
-	}
-	pending := []frame{{node: stack[0]}}
-	for len(pending) > 0 {
-		f := &pending[len(pending)-1]
-		n := nodes[f.node]
-		in := e.prog[n.in]
-		switch {
-		case in.op == opLit:
-			b.WriteString(e.lits[in.arg].String())
-			pending = pending[:len(pending)-1]
-		case f.step == 0:
-			f.step = 1
-			if in.op == opNeg {
-				b.WriteString("(-")
-			} else {
-				b.WriteString("(")
-			}
-			pending = append(pending, frame{node: n.left})
-		case f.step == 1 && in.op != opNeg:
-			f.step = 2
-			b.WriteString(ops[in.op])
-			pending = append(pending, frame{node: n.right})
-		default:
-			b.WriteString(")")
-			pending = pending[:len(pending)-1]
-		}
-	}
-	return b.String()
 }

@@ -96,8 +96,8 @@ func FuzzCheckRational(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, expr, claim string, requireCanonical bool) {
 		in := rational.Input{Expression: expr, ClaimedValue: claim, RequireCanonical: requireCanonical}
-		res, err := rational.CheckRational(in)
-		res2, err2 := rational.CheckRational(in)
+		res, err := rational.CheckRational(in, rational.Limits{})
+		res2, err2 := rational.CheckRational(in, rational.Limits{})
 		if err != nil {
 			checkFuzzError(t, err, expr)
 			if err2 == nil || err.Error() != err2.Error() {
@@ -105,8 +105,9 @@ func FuzzCheckRational(f *testing.F) {
 			}
 			return
 		}
-		out := res.AppendJSON(nil)
-		if err2 != nil || !bytes.Equal(out, res2.AppendJSON(nil)) {
+		out, jerr := res.AppendJSON(nil)
+		out2, jerr2 := res2.AppendJSON(nil)
+		if err2 != nil || jerr != nil || jerr2 != nil || !bytes.Equal(out, out2) {
 			t.Fatalf("%+v: nondeterministic result", in)
 		}
 		if !json.Valid(out) || (res.Err() == nil) != res.Valid || (res.FirstDiscrepancy == nil) != res.Valid {

@@ -280,7 +280,7 @@ func TestCheckRational(t *testing.T) {
 			t.Fatalf("row %+v has no reason", r.in)
 		}
 		t.Run(r.reason, func(t *testing.T) {
-			res, err := r.limits.CheckRational(r.in)
+			res, err := rational.CheckRational(r.in, r.limits)
 			if r.code != "" {
 				checkError(t, err, r.code, r.path, r.pos, r.limit)
 				return
@@ -377,7 +377,7 @@ func TestResultJSON(t *testing.T) {
 		{"division by zero: value, actual_value and difference null; newline escaped", in("1/(\n2-2)", "2/4", false),
 			`{"valid":false,"reason":"division_by_zero","value":null,"first_discrepancy":{"field":"expression","claimed_value":"2/4","canonical_claim":"1/2","actual_value":null,"difference":null,"position":1,"divisor_text":"(\n2-2)"},"reference_version":"` + rational.ReferenceVersion + `"}`},
 	} {
-		res, err := rational.CheckRational(tc.in)
+		res, err := rational.CheckRational(tc.in, rational.Limits{})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.reason, err)
 		}
@@ -385,7 +385,8 @@ func TestResultJSON(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.reason, err)
 		}
-		if string(got) != tc.want || string(res.AppendJSON([]byte("x"))) != "x"+tc.want {
+		app, err := res.AppendJSON([]byte("x"))
+		if string(got) != tc.want || err != nil || string(app) != "x"+tc.want {
 			t.Errorf("%s:\ngot  %s\nwant %s", tc.reason, got, tc.want)
 		}
 	}
@@ -402,7 +403,7 @@ func TestResultErr(t *testing.T) {
 		{"not canonical", in("2/4", "2/4", true), "2/4 = 1/2, claimed as 2/4, which is not in canonical form"},
 		{"newlines become spaces", in("1/(2\n-2)", "1", true), "division by zero at position 1: divisor (2 -2) is 0"},
 	} {
-		res, err := rational.CheckRational(tc.in)
+		res, err := rational.CheckRational(tc.in, rational.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -438,6 +439,10 @@ func TestParseClaim(t *testing.T) {
 	}
 	_, err := rational.ParseClaim("1.0")
 	checkError(t, err, claimcheck.InvalidInput, "/claimed_value", claimcheck.NoPosition, "")
+	const want = "invalid_input at /claimed_value: claimed value is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?"
+	if _, err := rational.ParseClaim("1.5"); err == nil || err.Error() != want {
+		t.Errorf("ParseClaim(1.5) = %v, want %s", err, want)
+	}
 	_, err = rational.Limits{MaxValueDigits: 3}.ParseClaim("1/1000")
 	checkError(t, err, claimcheck.LimitExceeded, "/claimed_value", claimcheck.NoPosition, "max_value_digits")
 }
@@ -458,6 +463,7 @@ func TestParseAndEval(t *testing.T) {
 		{"left associativity", "8 ÷ 2 / 2", "((8 / 2) / 2)", "2"},
 		{"unary minus binds tighter", "2*−−3", "(2 * (-(-3)))", "6"},
 		{"parentheses leave no node", "((1 - 2))", "(1 - 2)", "-1"},
+		{"Unicode operators, unary minus of a group", "2 × −(1/4 − 1)", "(2 * (-((1 / 4) - 1)))", "3/2"},
 	} {
 		e, err := rational.Parse(tc.expr)
 		if err != nil {
@@ -475,6 +481,13 @@ func TestParseAndEval(t *testing.T) {
 	if v, zd, err := e.Eval(); err != nil || zd == nil || *zd != (rational.ZeroDivision{Position: 1, DivisorText: "(2-2)"}) || v.Sign() != 0 {
 		t.Errorf("Eval(1/(2-2)) = %v, %+v, %v", v, zd, err)
 	}
+	e, err = rational.Parse("7 / (1/3 - 2/6)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, zd, err := e.Eval(); err != nil || zd == nil || *zd != (rational.ZeroDivision{Position: 2, DivisorText: "(1/3 - 2/6)"}) {
+		t.Errorf("Eval(7 / (1/3 - 2/6)) = %+v, %v", zd, err)
+	}
 	e, err = rational.Limits{MaxValueDigits: 2}.Parse("99*99")
 	if err != nil {
 		t.Fatal(err)
@@ -490,7 +503,7 @@ func TestParseAndEval(t *testing.T) {
 func TestRatZeroValue(t *testing.T) {
 	var z rational.Rat
 	one := rational.NewRat(1, 1)
-	if z.String() != "0" || z.Sign() != 0 || !z.IsInt() || z.Add(one).String() != "1" || z.Cmp(one) != -1 || !z.Equal(rational.NewRat(0, 5)) {
+	if z.String() != "0" || z.Sign() != 0 || z.Add(one).String() != "1" || !z.Equal(rational.NewRat(0, 5)) {
 		t.Errorf("zero value misbehaves: %v", z)
 	}
 	if got := rational.NewRat(-6, -4).String(); got != "3/2" {
@@ -505,4 +518,124 @@ func TestRatZeroValue(t *testing.T) {
 		}
 	}()
 	one.Quo(z)
+}
+
+// TestAppendJSONRefusesNonVerdicts: a Result that CheckRational cannot
+// return has no JSON form; AppendJSON, MarshalJSON and json.Marshal all say
+// so, and AppendJSON leaves dst as it was.
+func TestAppendJSONRefusesNonVerdicts(t *testing.T) {
+	check := func(in rational.Input) rational.Result {
+		t.Helper()
+		res, err := rational.CheckRational(in, rational.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	valid := check(in("1/2", "1/2", true))
+	mismatch := check(in("1/2", "1/3", true))
+	divZero := check(in("1/0", "1", true))
+	// with returns a copy of r, with its own discrepancy, changed by f.
+	with := func(r rational.Result, f func(*rational.Result)) rational.Result {
+		if r.FirstDiscrepancy != nil {
+			d := *r.FirstDiscrepancy
+			r.FirstDiscrepancy = &d
+		}
+		f(&r)
+		return r
+	}
+	one := rational.NewRat(1, 1)
+	for _, tc := range []struct {
+		reason string
+		res    rational.Result
+	}{
+		{"the zero Result", rational.Result{}},
+		{"valid without reference version", with(valid, func(r *rational.Result) { r.ReferenceVersion = "" })},
+		{"another reference version", with(mismatch, func(r *rational.Result) { r.ReferenceVersion = "LIA-2" })},
+		{"valid with a reason", with(valid, func(r *rational.Result) { r.Reason = rational.ValueMismatch })},
+		{"valid with a discrepancy", with(valid, func(r *rational.Result) { r.FirstDiscrepancy = mismatch.FirstDiscrepancy })},
+		{"valid without a value", with(valid, func(r *rational.Result) { r.Value = nil })},
+		{"invalid without a reason", with(mismatch, func(r *rational.Result) { r.Reason = "" })},
+		{"a reason of no tool", with(mismatch, func(r *rational.Result) { r.Reason = "wrong" })},
+		{"invalid without a discrepancy", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy = nil })},
+		{"value_mismatch without a value", with(mismatch, func(r *rational.Result) { r.Value = nil })},
+		{"division_by_zero with a value", with(divZero, func(r *rational.Result) { r.Value = &one })},
+		{"division_by_zero about the claim", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy = mismatch.FirstDiscrepancy })},
+		{"value_mismatch about the expression", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy = divZero.FirstDiscrepancy })},
+		{"a field of no input", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.Field = "claim" })},
+		{"a claim discrepancy with a position", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.Position = 0 })},
+		{"a claim discrepancy with a divisor", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.DivisorText = "0" })},
+		{"a claim discrepancy without a difference", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.Difference = nil })},
+		{"a claim discrepancy without an actual value", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.ActualValue = nil })},
+		{"an expression discrepancy without a position", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy.Position = claimcheck.NoPosition })},
+		{"an expression discrepancy without a divisor", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy.DivisorText = "" })},
+		{"an expression discrepancy with a difference", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy.Difference = &one })},
+	} {
+		if tc.reason == "" {
+			t.Fatalf("row %+v has no reason", tc.res)
+		}
+		dst := []byte("x")
+		out, err := tc.res.AppendJSON(dst)
+		if err == nil || string(out) != "x" || !strings.HasPrefix(err.Error(), "rational: ") {
+			t.Errorf("%s: AppendJSON = %q, %v; want \"x\" and an error", tc.reason, out, err)
+		}
+		if out, err := tc.res.MarshalJSON(); err == nil || out != nil {
+			t.Errorf("%s: MarshalJSON = %q, %v; want an error", tc.reason, out, err)
+		}
+		if _, err := json.Marshal(tc.res); err == nil {
+			t.Errorf("%s: json.Marshal succeeded", tc.reason)
+		}
+	}
+	for _, r := range []rational.Result{valid, mismatch, divZero} {
+		if _, err := r.AppendJSON(nil); err != nil {
+			t.Errorf("%v: %v", r, err)
+		}
+	}
+	if out, err := json.Marshal(rational.Discrepancy{}); err == nil {
+		t.Errorf("json.Marshal(Discrepancy{}) = %s, want an error", out)
+	}
+}
+
+// TestZeroLimitsAreDefaultLimits: a zero or negative field of the Limits
+// given to CheckRational is DefaultLimits' field as it is at the call; a
+// DefaultLimits field that is zero or negative too is a bound of 0.
+func TestZeroLimitsAreDefaultLimits(t *testing.T) {
+	saved := rational.DefaultLimits
+	t.Cleanup(func() { rational.DefaultLimits = saved })
+	twoTokens := saved
+	twoTokens.MaxTokens = 2
+	for _, tc := range []struct {
+		reason   string
+		defaults rational.Limits
+		lim      rational.Limits
+		expr     string
+		limit    string // "" for no error
+		pos      int
+	}{
+		{"default token limit, read at the call", twoTokens, rational.Limits{}, "1+1", "max_tokens", 2},
+		{"a negative field is the default", twoTokens, rational.Limits{MaxTokens: -1}, "1+1", "max_tokens", 2},
+		{"a set field wins over the default", twoTokens, rational.Limits{MaxTokens: 3}, "1+1", "", 0},
+		{"other fields keep their defaults", rational.Limits{MaxTokens: 2, MaxDepth: 64, MaxExpressionBytes: 10, MaxValueDigits: 3}, rational.Limits{MaxTokens: 3}, "999+1", "max_value_digits", 3},
+		{"zero defaults: bound 0 bytes", rational.Limits{}, rational.Limits{}, "1", "max_expression_bytes", 0},
+		{"zero default tokens", rational.Limits{}, rational.Limits{MaxExpressionBytes: 5, MaxDepth: 1, MaxValueDigits: 1}, "1", "max_tokens", 0},
+		{"negative default tokens", rational.Limits{MaxTokens: -3}, rational.Limits{MaxExpressionBytes: 5, MaxDepth: 1, MaxValueDigits: 1}, "1", "max_tokens", 0},
+		{"zero default depth", rational.Limits{}, rational.Limits{MaxExpressionBytes: 5, MaxTokens: 5, MaxValueDigits: 1}, "(1)", "max_depth", 0},
+		{"zero default depth allows no nesting only", rational.Limits{}, rational.Limits{MaxExpressionBytes: 5, MaxTokens: 5, MaxValueDigits: 1}, "1+1", "", 0},
+	} {
+		if tc.reason == "" {
+			t.Fatalf("row %+v has no reason", tc)
+		}
+		rational.DefaultLimits = tc.defaults
+		_, err := rational.CheckRational(rational.Input{Expression: tc.expr, ClaimedValue: "2"}, tc.lim)
+		if tc.limit == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.reason, err)
+			}
+			continue
+		}
+		var e *claimcheck.Error
+		if !errors.As(err, &e) || e.Limit != tc.limit || e.Position != tc.pos {
+			t.Errorf("%s: got %v, want %s at %d", tc.reason, err, tc.limit, tc.pos)
+		}
+	}
 }

@@ -73,14 +73,18 @@ func TestDiscrepancyMarshalsToWireForm(t *testing.T) {
 		{Expression: "1/(2-2) + 1", ClaimedValue: "1"},
 		{Expression: "1/2", ClaimedValue: "2/4", RequireCanonical: true},
 	} {
-		res, err := rational.CheckRational(in)
+		res, err := rational.CheckRational(in, rational.Limits{})
 		if err != nil || res.FirstDiscrepancy == nil {
 			t.Fatalf("%+v: %v, %v", in, res, err)
 		}
 		var doc struct {
 			FirstDiscrepancy json.RawMessage `json:"first_discrepancy"`
 		}
-		if err := json.Unmarshal(res.AppendJSON(nil), &doc); err != nil {
+		out, err := res.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(out, &doc); err != nil {
 			t.Fatal(err)
 		}
 		got, err := json.Marshal(res.FirstDiscrepancy)
@@ -92,8 +96,8 @@ func TestDiscrepancyMarshalsToWireForm(t *testing.T) {
 
 // TestResultString: "valid" for a valid result, else the Err message.
 func TestResultString(t *testing.T) {
-	ok, _ := rational.CheckRational(rational.Input{Expression: "1/2 + 1/2", ClaimedValue: "1"})
-	bad, _ := rational.CheckRational(rational.Input{Expression: "1/2 + 1/2", ClaimedValue: "2"})
+	ok, _ := rational.CheckRational(rational.Input{Expression: "1/2 + 1/2", ClaimedValue: "1"}, rational.Limits{})
+	bad, _ := rational.CheckRational(rational.Input{Expression: "1/2 + 1/2", ClaimedValue: "2"}, rational.Limits{})
 	if ok.String() != "valid" {
 		t.Errorf("valid result: String() = %q", ok.String())
 	}

@@ -36,12 +36,12 @@ func TestU128(t *testing.T) {
 	for i := 0; i < 200000; i++ {
 		a, b := rand128(r), rand128(r)
 		ba, bb := bigOf(a), bigOf(b)
-		if s, ok := add128(a, b); ok != (new(big.Int).Add(ba, bb).Cmp(limit) < 0) || ok && bigOf(s).Cmp(new(big.Int).Add(ba, bb)) != 0 {
-			t.Fatalf("add128(%v, %v) = %v, %v", ba, bb, bigOf(s), ok)
+		if s, ok := a.add(b); ok != (new(big.Int).Add(ba, bb).Cmp(limit) < 0) || ok && bigOf(s).Cmp(new(big.Int).Add(ba, bb)) != 0 {
+			t.Fatalf("add(%v, %v) = %v, %v", ba, bb, bigOf(s), ok)
 		}
 		want := new(big.Int).Mul(ba, bb)
-		if p, ok := mul128(a, b); ok != (want.Cmp(limit) < 0) || ok && bigOf(p).Cmp(want) != 0 {
-			t.Fatalf("mul128(%v, %v) = %v, %v", ba, bb, bigOf(p), ok)
+		if p, ok := a.mul(b); ok != (want.Cmp(limit) < 0) || ok && bigOf(p).Cmp(want) != 0 {
+			t.Fatalf("mul(%v, %v) = %v, %v", ba, bb, bigOf(p), ok)
 		}
 		if want := new(big.Int).GCD(nil, nil, ba, bb); bigOf(gcd128(a, b)).Cmp(want) != 0 {
 			t.Fatalf("gcd128(%v, %v) = %v, want %v", ba, bb, bigOf(gcd128(a, b)), want)
@@ -49,16 +49,16 @@ func TestU128(t *testing.T) {
 		if b.isZero() {
 			continue
 		}
-		q, rem := quoRem128(a, b)
+		q, rem := a.quoRem(b)
 		wq, wr := new(big.Int).QuoRem(ba, bb, new(big.Int))
 		if bigOf(q).Cmp(wq) != 0 || bigOf(rem).Cmp(wr) != 0 {
-			t.Fatalf("quoRem128(%v, %v) = %v, %v", ba, bb, bigOf(q), bigOf(rem))
+			t.Fatalf("quoRem(%v, %v) = %v, %v", ba, bb, bigOf(q), bigOf(rem))
 		}
-		if bigOf(quo128(a, b)).Cmp(wq) != 0 {
-			t.Fatalf("quo128(%v, %v) = %v", ba, bb, bigOf(quo128(a, b)))
+		if bigOf(a.quo(b)).Cmp(wq) != 0 {
+			t.Fatalf("quo(%v, %v) = %v", ba, bb, bigOf(a.quo(b)))
 		}
-		if b.hi == 0 && new(big.Int).SetUint64(mod64(a, b.lo)).Cmp(wr) != 0 {
-			t.Fatalf("mod64(%v, %v) = %v", ba, bb, mod64(a, b.lo))
+		if b.hi == 0 && new(big.Int).SetUint64(a.mod64(b.lo)).Cmp(wr) != 0 {
+			t.Fatalf("mod64(%v, %v) = %v", ba, bb, a.mod64(b.lo))
 		}
 		var z apd.BigInt
 		setU128(&z, a, i%2 == 0)
@@ -74,12 +74,20 @@ func ratOf(n, d *big.Int) Rat {
 	var bn, bd apd.BigInt
 	bn.SetMathBigInt(n)
 	bd.SetMathBigInt(d)
-	return makeRat(&bn, &bd)
+	return ratio(&bn, &bd)
 }
 
-// TestArithmeticAroundWordSizes checks the 64-bit, 128-bit and math/big
-// paths of add and mul, and of the evaluator, on values near 2^64 and 2^128.
+// TestArithmeticAroundWordSizes checks add, mul and gcd, and the evaluator,
+// on values near 2^64 and 2^128, with every set of tiers.
 func TestArithmeticAroundWordSizes(t *testing.T) {
+	for _, ts := range tierSets {
+		t.Run("tiers="+ts.name, func(t *testing.T) {
+			withTiers(ts.set, func() { testArithmeticAroundWordSizes(t, 10000) })
+		})
+	}
+}
+
+func testArithmeticAroundWordSizes(t *testing.T, n int) {
 	r := rand.New(rand.NewPCG(3, 4))
 	randBig := func() *big.Int {
 		n := new(big.Int).SetUint64(r.Uint64())
@@ -90,7 +98,7 @@ func TestArithmeticAroundWordSizes(t *testing.T) {
 		}
 		return n
 	}
-	for i := 0; i < 30000; i++ {
+	for i := 0; i < n; i++ {
 		n1, d1, n2, d2 := randBig(), randBig(), randBig(), randBig()
 		if d1.Sign() == 0 || d2.Sign() == 0 {
 			continue
@@ -122,6 +130,11 @@ func TestArithmeticAroundWordSizes(t *testing.T) {
 			check("/", x.Quo(y), new(big.Rat).Quo(bx, by))
 		}
 		check("-x", x.Neg(), new(big.Rat).Neg(bx))
+		var g apd.BigInt
+		gcd(&g, &x.num, &y.num)
+		if want := new(big.Int).GCD(nil, nil, new(big.Int).Abs(bx.Num()), new(big.Int).Abs(by.Num())); g.MathBigInt().Cmp(want) != 0 {
+			t.Fatalf("gcd(%v, %v) = %v, want %v", bx.Num(), by.Num(), &g, want)
+		}
 		// The same through the evaluator, whose big paths reuse storage.
 		src := "(" + n1.String() + ")/" + d1.String() + " + (" + n2.String() + ")/" + d2.String() +
 			" * " + d1.String() + " - -(" + n1.String() + ")"
@@ -181,7 +194,7 @@ func TestEvalLeavesLiteralsAndResults(t *testing.T) {
 						t.Errorf("%s: evaluation %d gave %v, %v; first %s", src, k, v, err, firstText)
 						return
 					}
-					res, err := CheckRational(Input{Expression: src, ClaimedValue: firstText, RequireCanonical: true})
+					res, err := CheckRational(Input{Expression: src, ClaimedValue: firstText, RequireCanonical: true}, Limits{})
 					if err != nil || !res.Valid {
 						t.Errorf("%s: CheckRational: %v, %v", src, err, res.Err())
 						return
@@ -258,6 +271,31 @@ func TestClaimCanonical(t *testing.T) {
 		want, _ := new(big.Rat).SetString(s)
 		if v.BigRat().Cmp(want) != 0 || canonical != (v.String() == s) {
 			t.Fatalf("%s: got %v, canonical %v", s, v, canonical)
+		}
+	}
+}
+
+// TestModWord checks modWord, the remainder of gcd's one-word path, on
+// operands of up to eight words.
+func TestModWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := 0; i < 20000; i++ {
+		a := new(big.Int)
+		for range r.IntN(8) + 1 {
+			a.Lsh(a, 64).Or(a, new(big.Int).SetUint64(r.Uint64()>>r.IntN(64)))
+		}
+		m := r.Uint64() >> r.IntN(64)
+		if m == 0 {
+			m = 1
+		}
+		if r.IntN(2) == 0 {
+			a.Neg(a)
+		}
+		var z apd.BigInt
+		z.SetMathBigInt(a)
+		want := new(big.Int).Mod(new(big.Int).Abs(a), new(big.Int).SetUint64(m))
+		if got := modWord(&z, m); want.Cmp(new(big.Int).SetUint64(got)) != 0 {
+			t.Fatalf("modWord(%v, %d) = %d, want %v", a, m, got, want)
 		}
 	}
 }

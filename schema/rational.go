@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsontext"
 	"github.com/claimcheck/claimcheck/rational"
@@ -43,20 +44,24 @@ func (t *Tool) executeRational(src string) ([]byte, error) {
 		canonTypeErr = errs.Invalid("/require_canonical", "require_canonical must be a boolean, not "+kindName(canonNode.Kind))
 	}
 	if claimTypeErr != nil || canonTypeErr != nil {
-		if err := lim.ValidateExpression(in.Expression); err != nil {
+		// CheckRational runs steps 2 and 3 first. With a claim that fails
+		// step 3, an error at /expression is step 2's; with the expression
+		// "0", which passes every step but 3, an error is step 3's.
+		_, err := rational.CheckRational(rational.Input{Expression: in.Expression, ClaimedValue: "-"}, lim)
+		if e, ok := err.(*claimcheck.Error); ok && e.Path == "/expression" {
 			return nil, err
 		}
 		if claimTypeErr != nil {
 			return nil, claimTypeErr
 		}
-		if _, err := lim.ParseClaim(in.ClaimedValue); err != nil {
+		if _, err := rational.CheckRational(rational.Input{Expression: "0", ClaimedValue: in.ClaimedValue}, lim); err != nil {
 			return nil, err
 		}
 		return nil, canonTypeErr
 	}
-	res, err := lim.CheckRational(in)
+	res, err := rational.CheckRational(in, lim)
 	if err != nil {
 		return nil, err
 	}
-	return res.AppendJSON(make([]byte, 0, 320)), nil
+	return res.AppendJSON(make([]byte, 0, 320))
 }

@@ -1,0 +1,167 @@
+package rational
+
+import "math/bits"
+
+// Addition and subtraction, one function per tier: add64 on words, add128
+// on double words, addBig on apd.BigInt. With both operands reduced, every tier reduces the
+// sum by Henrici's method: for g = gcd(dx, dy) and
+// t = nx*(dy/g) ± ny*(dx/g), the sum is (t/g2) / ((dx/g)*(dy/g2)) with
+// g2 = gcd(t, g), already in lowest terms; the GCDs run on the operands'
+// size, not the product's.
+
+// add returns x + y, or x - y when sub is set.
+func add(x, y *Rat, sub bool) Rat {
+	if z, ok := addWords(x, y, sub); ok {
+		return z
+	}
+	var z Rat
+	var s scratch
+	addBig(&z, x, y, sub, &s)
+	return z
+}
+
+// addWords is add on the word tiers; ok is false when the operands, an
+// intermediate or the result does not fit them.
+func addWords(x, y *Rat, sub bool) (Rat, bool) {
+	if tiers&tier64 != 0 {
+		if z, ok := add64(x, y, sub); ok {
+			return z, true
+		}
+	}
+	if tiers&tier128 != 0 {
+		return add128(x, y, sub)
+	}
+	return Rat{}, false
+}
+
+// add64 is add for parts below 2^64.
+func add64(x, y *Rat, sub bool) (Rat, bool) {
+	nx, negx, dx, ok := x.parts64()
+	if !ok {
+		return Rat{}, false
+	}
+	ny, negy, dy, ok := y.parts64()
+	if !ok {
+		return Rat{}, false
+	}
+	if sub {
+		negy = !negy
+	}
+	g := gcd64(dx, dy)
+	dxg, dyg := dx/g, dy/g
+	ha, a := bits.Mul64(nx, dyg)
+	hb, b := bits.Mul64(ny, dxg)
+	if ha|hb != 0 {
+		return Rat{}, false
+	}
+	var t uint64
+	var neg bool
+	switch {
+	case negx == negy:
+		var carry uint64
+		t, carry = bits.Add64(a, b, 0)
+		if carry != 0 {
+			return Rat{}, false
+		}
+		neg = negx
+	case a >= b:
+		t, neg = a-b, negx
+	default:
+		t, neg = b-a, negy
+	}
+	if t == 0 {
+		return Rat{}, true
+	}
+	g2 := gcd64(t, g)
+	hd, d := bits.Mul64(dxg, dy/g2)
+	if hd != 0 {
+		return Rat{}, false
+	}
+	return rat64(t/g2, neg, d), true
+}
+
+// add128 is add for parts below 2^128.
+func add128(x, y *Rat, sub bool) (Rat, bool) {
+	nx, negx, dx, ok := x.parts128()
+	if !ok {
+		return Rat{}, false
+	}
+	ny, negy, dy, ok := y.parts128()
+	if !ok {
+		return Rat{}, false
+	}
+	if sub {
+		negy = !negy
+	}
+	g := gcd128(dx, dy)
+	dxg, dyg := dx.quo(g), dy.quo(g)
+	a, ok1 := nx.mul(dyg)
+	b, ok2 := ny.mul(dxg)
+	if !ok1 || !ok2 {
+		return Rat{}, false
+	}
+	var t u128
+	var neg bool
+	switch {
+	case negx == negy:
+		if t, ok = a.add(b); !ok {
+			return Rat{}, false
+		}
+		neg = negx
+	case !a.less(b):
+		t, neg = a.sub(b), negx
+	default:
+		t, neg = b.sub(a), negy
+	}
+	if t.isZero() {
+		return Rat{}, true
+	}
+	g2 := one128
+	if !g.isOne() {
+		g2 = gcd128(t, g)
+	}
+	d, ok := dxg.mul(dy.quo(g2))
+	if !ok {
+		return Rat{}, false
+	}
+	return rat128(t.quo(g2), neg, d), true
+}
+
+// addBig sets z to x + y, or x - y when sub is set, on apd.BigInt, using s
+// for temporaries. z may be x (not y); z's heap storage, if any, must be
+// used by nothing else, as it is overwritten or handed to s.
+func addBig(z, x, y *Rat, sub bool, s *scratch) {
+	dx, dy := x.denom(), y.denom()
+	gcd(&s.g, dx, dy)
+	gOne := isOne(&s.g)
+	dxg, dyg := dx, dy
+	if !gOne {
+		quoExact(&s.p, dx, &s.g, s)
+		quoExact(&s.q, dy, &s.g, s)
+		dxg, dyg = &s.p, &s.q
+	}
+	// t = nx*dyg ± ny*dxg, in s.n.
+	s.d.Mul(&x.num, dyg)
+	s.s.Mul(&y.num, dxg)
+	if sub {
+		s.n.Sub(&s.d, &s.s)
+	} else {
+		s.n.Add(&s.d, &s.s)
+	}
+	if s.n.Sign() == 0 {
+		*z = Rat{}
+		return
+	}
+	if !gOne {
+		gcd(&s.g2, &s.n, &s.g)
+	}
+	if gOne || isOne(&s.g2) {
+		s.d.Mul(dxg, dy)
+	} else {
+		quoExact(&s.s, &s.n, &s.g2, s)
+		s.n, s.s = s.s, s.n
+		quoExact(&s.q, dy, &s.g2, s)
+		s.d.Mul(dxg, &s.q)
+	}
+	finish(z, s)
+}

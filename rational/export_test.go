@@ -1,0 +1,157 @@
+package rational
+
+import (
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// This file gives the external tests (package rational_test) the parser,
+// the evaluator and Rat's arithmetic, which are not API.
+
+type (
+	Expr         = expr
+	ZeroDivision = zeroDivision
+)
+
+// Parse runs steps 2, 5 and 6 of the check order with DefaultLimits.
+func Parse(src string) (*Expr, error) { return Limits{}.Parse(src) }
+
+// Parse runs steps 2, 5 and 6 of the check order.
+func (l Limits) Parse(src string) (*Expr, error) {
+	l = l.norm()
+	if err := l.validateExpression(src); err != nil {
+		return nil, err
+	}
+	e := new(expr)
+	if err := l.parseInto(e, src); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Eval is step 7 of the check order.
+func (e *expr) Eval() (Rat, *ZeroDivision, error) {
+	v, zd, err := e.eval()
+	if err != nil {
+		return Rat{}, nil, err
+	}
+	return v, zd, nil
+}
+
+// ValidateExpression is step 2 of the check order with DefaultLimits.
+func ValidateExpression(s string) error { return Limits{}.ValidateExpression(s) }
+
+// ValidateExpression is step 2 of the check order.
+func (l Limits) ValidateExpression(s string) error {
+	if err := l.norm().validateExpression(s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// ParseClaim is step 3 of the check order with DefaultLimits.
+func ParseClaim(s string) (Rat, error) { return Limits{}.ParseClaim(s) }
+
+// ParseClaim is step 3 of the check order.
+func (l Limits) ParseClaim(s string) (Rat, error) {
+	r, _, err := l.norm().parseClaim(s)
+	if err != nil {
+		return Rat{}, err
+	}
+	return r, nil
+}
+
+// NewRat returns num/den reduced; den must not be 0.
+func NewRat(num, den int64) Rat {
+	var n, d Rat
+	n.num.SetInt64(num)
+	d.num.SetInt64(den)
+	return mul(&n, &d, true)
+}
+
+// ratio returns n/d reduced; d must not be 0.
+func ratio(n, d *apd.BigInt) Rat {
+	var x, y Rat
+	x.num.Set(n)
+	y.num.Set(d)
+	return mul(&x, &y, true)
+}
+
+func (x Rat) Add(y Rat) Rat { return add(&x, &y, false) }
+func (x Rat) Sub(y Rat) Rat { return add(&x, &y, true) }
+func (x Rat) Mul(y Rat) Rat { return mul(&x, &y, false) }
+func (x Rat) Neg() Rat      { return x.neg() }
+
+// Quo panics when y is 0, as math/big.Rat.Quo does.
+func (x Rat) Quo(y Rat) Rat {
+	if y.Sign() == 0 {
+		panic("rational: division by zero")
+	}
+	return mul(&x, &y, true)
+}
+
+func (x Rat) Equal(y Rat) bool         { return x.equal(&y) }
+func (x Rat) Append(dst []byte) []byte { return x.appendText(dst) }
+
+// String returns e fully parenthesised with ASCII operators, one pair of
+// parentheses per operation: "1 + 1/2" is "(1 + (1 / 2))", "-2" is "(-2)".
+func (e *expr) String() string {
+	if len(e.prog) == 0 {
+		return ""
+	}
+	// Rebuild the tree from the post-order program, then write it in order
+	// with an explicit stack, into one builder: linear in the output, with
+	// no recursion and no string rebuilt per node.
+	type node struct{ in, left, right int32 }
+	nodes := make([]node, len(e.prog))
+	stack := make([]int32, 0, e.maxStack)
+	for i, in := range e.prog {
+		n := node{in: int32(i), left: -1, right: -1}
+		switch in.op {
+		case opLit:
+		case opNeg:
+			n.left = stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+		default:
+			n.left, n.right = stack[len(stack)-2], stack[len(stack)-1]
+			stack = stack[:len(stack)-2]
+		}
+		nodes[i] = n
+		stack = append(stack, int32(i))
+	}
+	ops := [...]string{opAdd: " + ", opSub: " - ", opMul: " * ", opQuo: " / "}
+	var b strings.Builder
+	// Each frame is a node and how many of its parts have been written.
+	type frame struct {
+		node int32
+		step uint8
+	}
+	pending := []frame{{node: stack[0]}}
+	for len(pending) > 0 {
+		f := &pending[len(pending)-1]
+		n := nodes[f.node]
+		in := e.prog[n.in]
+		switch {
+		case in.op == opLit:
+			b.WriteString(e.lits[in.arg].String())
+			pending = pending[:len(pending)-1]
+		case f.step == 0:
+			f.step = 1
+			if in.op == opNeg {
+				b.WriteString("(-")
+			} else {
+				b.WriteString("(")
+			}
+			pending = append(pending, frame{node: n.left})
+		case f.step == 1 && in.op != opNeg:
+			f.step = 2
+			b.WriteString(ops[in.op])
+			pending = append(pending, frame{node: n.right})
+		default:
+			b.WriteString(")")
+			pending = pending[:len(pending)-1]
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,98 @@
+package rational
+
+import (
+	"math/bits"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// The greatest common divisor, one function per tier: gcd128 on double
+// words (on gcd64, the binary GCD, once both fit one word), modWord then
+// gcd64 for a large number and a word, and apd.BigInt's for the rest.
+
+// gcd sets z to gcd(|a|, |b|), gcd(0, b) = |b|. apd delegates GCD to
+// math/big, which allocates whatever the size, so the word tiers come first:
+// operands below 2^128, then an operand of one word against any other (one
+// remainder by the word, then the binary GCD).
+func gcd(z, a, b *apd.BigInt) {
+	if tiers&tier128 != 0 {
+		if av, _, ok := parts128(a); ok {
+			if bv, _, ok := parts128(b); ok {
+				setU128(z, gcd128(av, bv), false)
+				return
+			}
+		}
+	}
+	if tiers&tierGCDWord != 0 {
+		if w, _, ok := parts(a); ok && w != 0 {
+			z.SetUint64(gcd64(modWord(b, w), w))
+			return
+		}
+		if w, _, ok := parts(b); ok && w != 0 {
+			z.SetUint64(gcd64(modWord(a, w), w))
+			return
+		}
+	}
+	z.GCD(nil, nil, a, b)
+}
+
+// gcd64 is the binary GCD; gcd64(0, b) = b.
+func gcd64(a, b uint64) uint64 {
+	if a == 0 {
+		return b
+	}
+	if b == 0 {
+		return a
+	}
+	shift := bits.TrailingZeros64(a | b)
+	a >>= bits.TrailingZeros64(a)
+	for b != 0 {
+		b >>= bits.TrailingZeros64(b)
+		if a > b {
+			a, b = b, a
+		}
+		b -= a
+	}
+	return a << shift
+}
+
+// gcd128 returns gcd(a, b); gcd128(0, b) = b.
+func gcd128(a, b u128) u128 {
+	for {
+		if a.hi == 0 && b.hi == 0 {
+			return u128{0, gcd64(a.lo, b.lo)}
+		}
+		switch {
+		case a.isZero():
+			return b
+		case b.isZero():
+			return a
+		case b.hi == 0:
+			return u128{0, gcd64(a.mod64(b.lo), b.lo)}
+		case a.hi == 0:
+			return u128{0, gcd64(b.mod64(a.lo), a.lo)}
+		}
+		// Both are at least 2^64: a Euclidean step.
+		if a.less(b) {
+			a, b = b, a
+		}
+		_, r := a.quoRem(b)
+		a, b = b, r
+	}
+}
+
+// modWord returns |a| mod m for m > 0.
+func modWord(a *apd.BigInt, m uint64) uint64 {
+	w := a.Bits()
+	var r uint64
+	for i := len(w) - 1; i >= 0; i-- {
+		// r*2^UintSize + w[i] as a 128-bit dividend, whose high word is
+		// below m.
+		if bits.UintSize == 64 {
+			_, r = bits.Div64(r, uint64(w[i]), m)
+		} else {
+			_, r = bits.Div64(r>>32, r<<32|uint64(w[i]), m)
+		}
+	}
+	return r
+}

@@ -1,0 +1,113 @@
+package rational
+
+import "math/bits"
+
+// Multiplication and division, one function per tier: mul64 on words,
+// mul128 on double words, mulBig on apd.BigInt. With both operands reduced, every tier
+// cross-cancels: for g1 = gcd(nx, dy) and g2 = gcd(ny, dx), the product is
+// (nx/g1)*(ny/g2) / ((dx/g2)*(dy/g1)), already in lowest terms; the GCDs
+// run on the operands' size. A quotient is the product by y's reciprocal:
+// y's numerator and denominator swap.
+
+// mul returns x * y, or x / y when quo is set (y must not be 0).
+func mul(x, y *Rat, quo bool) Rat {
+	if z, ok := mulWords(x, y, quo); ok {
+		return z
+	}
+	var z Rat
+	var s scratch
+	mulBig(&z, x, y, quo, &s)
+	return z
+}
+
+// mulWords is mul for a zero operand and on the word tiers; ok is false
+// when the operands or the result does not fit them.
+func mulWords(x, y *Rat, quo bool) (Rat, bool) {
+	if x.Sign() == 0 || y.Sign() == 0 {
+		return Rat{}, true
+	}
+	if tiers&tier64 != 0 {
+		if z, ok := mul64(x, y, quo); ok {
+			return z, true
+		}
+	}
+	if tiers&tier128 != 0 {
+		return mul128(x, y, quo)
+	}
+	return Rat{}, false
+}
+
+// mul64 is mul for parts below 2^64.
+func mul64(x, y *Rat, quo bool) (Rat, bool) {
+	nx, negx, dx, ok := x.parts64()
+	if !ok {
+		return Rat{}, false
+	}
+	ny, negy, dy, ok := y.parts64()
+	if !ok {
+		return Rat{}, false
+	}
+	if quo {
+		ny, dy = dy, ny
+	}
+	g1, g2 := gcd64(nx, dy), gcd64(ny, dx)
+	hn, n := bits.Mul64(nx/g1, ny/g2)
+	hd, d := bits.Mul64(dx/g2, dy/g1)
+	if hn|hd != 0 {
+		return Rat{}, false
+	}
+	return rat64(n, negx != negy, d), true
+}
+
+// mul128 is mul for parts below 2^128.
+func mul128(x, y *Rat, quo bool) (Rat, bool) {
+	nx, negx, dx, ok := x.parts128()
+	if !ok {
+		return Rat{}, false
+	}
+	ny, negy, dy, ok := y.parts128()
+	if !ok {
+		return Rat{}, false
+	}
+	if quo {
+		ny, dy = dy, ny
+	}
+	g1, g2 := gcd128(nx, dy), gcd128(ny, dx)
+	n, ok1 := nx.quo(g1).mul(ny.quo(g2))
+	d, ok2 := dx.quo(g2).mul(dy.quo(g1))
+	if !ok1 || !ok2 {
+		return Rat{}, false
+	}
+	return rat128(n, negx != negy, d), true
+}
+
+// mulBig sets z to x * y, or x / y when quo is set, for x and y not 0, on
+// apd.BigInt, using s for temporaries. z may be x (not y); z's heap storage,
+// if any, must be used by nothing else, as it is overwritten or handed to s.
+func mulBig(z, x, y *Rat, quo bool, s *scratch) {
+	nx, dx := &x.num, x.denom()
+	ny, dy := &y.num, y.denom()
+	if quo {
+		ny, dy = dy, ny
+	}
+	gcd(&s.g, nx, dy)
+	gcd(&s.g2, ny, dx)
+	a, b, c, d := nx, ny, dx, dy
+	if !isOne(&s.g) {
+		quoExact(&s.p, nx, &s.g, s)
+		quoExact(&s.q, dy, &s.g, s)
+		a, d = &s.p, &s.q
+	}
+	if !isOne(&s.g2) {
+		quoExact(&s.s, ny, &s.g2, s)
+		quoExact(&s.g, dx, &s.g2, s) // s.g is no longer needed
+		b, c = &s.s, &s.g
+	}
+	s.n.Mul(a, b)
+	s.d.Mul(c, d)
+	if s.d.Sign() < 0 { // dividing by a negative number
+		s.n.Neg(&s.n)
+		s.d.Neg(&s.d)
+	}
+	finish(z, s)
+}
