@@ -103,12 +103,12 @@ func refused(helper string, err error) string {
 
 // equalityReport lists every value whose counts differ as an aligned table.
 func equalityReport(res multiset.EqualityResult) string {
-	rows := [][4]string{{"value", "source", "claim", "first at"}}
+	rows := [][]string{{"value", "source", "claim", "first at"}}
 	n := 0
 	for d := range res.Discrepancies() {
 		n++
 		if n <= maxRows {
-			rows = append(rows, [4]string{shortKey(d.Value), strconv.Itoa(d.Expected), strconv.Itoa(d.Actual), d.Path})
+			rows = append(rows, []string{shortKey(d.Value), strconv.Itoa(d.Expected), strconv.Itoa(d.Actual), d.Path})
 		}
 	}
 	var b strings.Builder
@@ -129,8 +129,8 @@ func plural(n int, one, many string) string {
 
 // writeTable writes rows with aligned columns, two spaces apart, each line
 // indented by two spaces; right-aligned columns are marked in right.
-func writeTable(b *strings.Builder, rows [][4]string, right []bool) {
-	var width [4]int
+func writeTable(b *strings.Builder, rows [][]string, right []bool) {
+	width := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for c, cell := range r {
 			width[c] = max(width[c], utf8.RuneCountInString(cell))

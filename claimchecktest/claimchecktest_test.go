@@ -93,6 +93,9 @@ func TestValidClaimsPass(t *testing.T) {
 		{"a difference with JSON-decoded residuals", func(t testing.TB) bool {
 			return claimchecktest.Difference(t, []int{1, 2, 2, 3}, []int{2, 4}, decode(`[1, 2, 3]`, false), decode(`[4]`, true))
 		}},
+		{"a rational claim", func(t testing.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "25/12") }},
+		{"Rational accepts a claim of the right value in any form", func(t testing.TB) bool { return claimchecktest.Rational(t, "1/2", "2/4") }},
+		{"RationalCanonical accepts the canonical form", func(t testing.TB) bool { return claimchecktest.RationalCanonical(t, "2/4", "1/2") }},
 		{"a difference of 50,000 elements", func(t testing.TB) bool {
 			return claimchecktest.Difference(t, big, big[:25000], big[25000:], nil)
 		}},
@@ -161,6 +164,18 @@ func TestReports(t *testing.T) {
 			}},
 		{"difference-long-residual", "a residual too long to print is counted",
 			func(t testing.TB) bool { return claimchecktest.Difference(t, long, nil, long[1:], nil) }},
+		{"rational-value-mismatch", "the true value, the claim and their difference",
+			func(t testing.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "13/6") }},
+		{"rational-division-by-zero", "a caret under the division, tildes under the zero divisor",
+			func(t testing.TB) bool { return claimchecktest.Rational(t, "1/3 + 1 ÷ (2 - 2)", "1/3") }},
+		{"rational-expression-error", "a caret under the offending character, counted in code points",
+			func(t testing.TB) bool { return claimchecktest.Rational(t, "1 × (2 +) ^ 3", "8") }},
+		{"rational-line-breaks", "line breaks in the expression are shown as spaces, so the caret stays aligned",
+			func(t testing.TB) bool { return claimchecktest.Rational(t, "1 +\n\t2 +", "3") }},
+		{"rational-not-canonical", "RationalCanonical says what to write instead",
+			func(t testing.TB) bool { return claimchecktest.RationalCanonical(t, "1/2 + 1/2", "2/2") }},
+		{"rational-claim-refused", "a malformed claim has no position",
+			func(t testing.TB) bool { return claimchecktest.Rational(t, "1", "1.0") }},
 		{"difference-refused", "a refused element in a claimed list",
 			func(t testing.TB) bool {
 				return claimchecktest.Difference(t, []any{1}, []any{}, []any{1}, []any{"\xff"})

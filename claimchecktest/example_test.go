@@ -51,3 +51,32 @@ func ExampleDifference() {
 	//   expected right_only (1 element): ["d"]
 	// false
 }
+
+func ExampleRational() {
+	var t T
+	fmt.Println(claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "25/12"))
+	fmt.Println(claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "13/6"))
+	fmt.Println(claimchecktest.Rational(t, "1/(3 - 3)", "0"))
+	// Output:
+	// true
+	// FAIL: claimchecktest.Rational: the expression is not 13/6
+	//   expression:  1 + 1/2 + 1/3 + 1/4
+	//   value:       25/12
+	//   claimed:     13/6
+	//   difference:  -1/12 (value − claim)
+	// false
+	// FAIL: claimchecktest.Rational: the expression divides by zero: the divisor (3 - 3) is 0
+	//   1/(3 - 3)
+	//    ^~~~~~~~
+	// false
+}
+
+func ExampleRationalCanonical() {
+	var t T
+	fmt.Println(claimchecktest.Rational(t, "6/4", "3/2"))
+	fmt.Println(claimchecktest.RationalCanonical(t, "6/4", "6/4"))
+	// Output:
+	// true
+	// FAIL: claimchecktest.RationalCanonical: 6/4 has the right value but is not in canonical form; write 3/2
+	// false
+}

@@ -1,0 +1,114 @@
+package claimchecktest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/rational"
+)
+
+// Rational reports whether claimedValue is the exact value of expression,
+// in any form ("2/4" is accepted for 1/2; see [RationalCanonical]). On
+// failure it reports, with t.Errorf, the true value, the claim and their
+// difference, or, for a division by zero or an error in the expression, the
+// expression with a caret under the position; and returns false.
+func Rational(t testing.TB, expression, claimedValue string) bool {
+	t.Helper()
+	return checkRational(t, "Rational", rational.Input{Expression: expression, ClaimedValue: claimedValue})
+}
+
+// RationalCanonical is [Rational] for a claim that must also be written in
+// canonical form: "0", "n", "-n", "n/d" or "-n/d" in lowest terms with d > 1.
+func RationalCanonical(t testing.TB, expression, claimedValue string) bool {
+	t.Helper()
+	return checkRational(t, "RationalCanonical", rational.Input{Expression: expression, ClaimedValue: claimedValue, RequireCanonical: true})
+}
+
+func checkRational(t testing.TB, helper string, in rational.Input) bool {
+	t.Helper()
+	res, err := rational.CheckRational(in, rational.Limits{})
+	if err != nil {
+		t.Errorf("%s", rationalRefused(helper, in.Expression, err))
+		return false
+	}
+	if res.Valid {
+		return true
+	}
+	t.Errorf("%s", rationalReport(helper, in, res))
+	return false
+}
+
+// rationalRefused reports an input the check refuses; an error in the
+// expression shows where.
+func rationalRefused(helper, expression string, err error) string {
+	s := refused(helper, err)
+	var e *claimcheck.Error
+	if errors.As(err, &e) && e.Path == "/expression" && e.Position >= 0 {
+		s += "\n" + caret(expression, e.Position, 1)
+	}
+	return s
+}
+
+// rationalReport states why a claim is rejected.
+func rationalReport(helper string, in rational.Input, res rational.Result) string {
+	d := res.FirstDiscrepancy
+	var b strings.Builder
+	fmt.Fprintf(&b, "claimchecktest.%s: ", helper)
+	switch {
+	case d == nil:
+		fmt.Fprintf(&b, "claim rejected: %s", res.Reason)
+	case res.Reason == rational.DivisionByZero:
+		fmt.Fprintf(&b, "the expression divides by zero: the divisor %s is 0\n", oneLine(d.DivisorText))
+		b.WriteString(caret(in.Expression, d.Position, divisorSpan(in.Expression, d.Position, d.DivisorText)))
+	case res.Reason == rational.NotCanonical:
+		fmt.Fprintf(&b, "%s has the right value but is not in canonical form; write %s", in.ClaimedValue, d.CanonicalClaim.String())
+	default:
+		fmt.Fprintf(&b, "the expression is not %s\n", in.ClaimedValue)
+		rows := [][]string{
+			{"expression:", oneLine(in.Expression)},
+			{"value:", res.Value.String()},
+			{"claimed:", in.ClaimedValue},
+			{"difference:", d.Difference.String() + " (value − claim)"},
+		}
+		writeTable(&b, rows, []bool{false, false})
+	}
+	return b.String()
+}
+
+// caret shows expr on one line and, under it, a caret at code point pos
+// followed by width-1 tildes. Line breaks and tabs in expr are shown as
+// spaces, so that one code point is one column.
+func caret(expr string, pos, width int) string {
+	line := oneLine(expr)
+	return "  " + line + "\n  " + strings.Repeat(" ", pos) + "^" + strings.Repeat("~", max(width-1, 0))
+}
+
+// divisorSpan is the width, in code points, from the operator at pos to the
+// end of the divisor's text, which follows it (after any whitespace).
+func divisorSpan(expr string, pos int, divisor string) int {
+	rs := []rune(expr)
+	if pos >= len(rs) {
+		return 1
+	}
+	rest := string(rs[pos+1:])
+	i := strings.Index(rest, divisor)
+	if i < 0 {
+		return 1
+	}
+	return 1 + len([]rune(rest[:i])) + len([]rune(divisor))
+}
+
+// oneLine replaces the whitespace characters that would break a report's
+// layout (line feed, carriage return, tab) with spaces, one for one.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '\n', '\r', '\t':
+			return ' '
+		}
+		return r
+	}, s)
+}
