@@ -23,8 +23,7 @@ import (
 // The ES6 number corpus of the JCS reference project
 // (cyberphone/json-canonicalization), regenerated locally rather than
 // downloaded: the sequence of doubles is deterministic and the project
-// publishes the SHA-256 of its first N lines (see
-// /work/shared/vectors/README.md). A normal run checks the first 100,000
+// publishes the SHA-256 of its first N lines (corpusCheckpoints). A normal run checks the first 100,000
 // lines; -corpus.full or CLAIMCHECK_FULL_CORPUS=1 checks all 100,000,000.
 
 var corpusFull = flag.Bool("corpus.full", false, "check all 100,000,000 lines of the ES6 number corpus (also CLAIMCHECK_FULL_CORPUS=1)")

@@ -138,7 +138,7 @@ func validate(sch *jsonschema.Schema, doc []byte) error {
 	return sch.Validate(v)
 }
 
-// errorDocSchema is the error document of SPEC.md section 5.
+// errorDocSchema is the error document of docs/contract.md.
 const errorDocSchema = `{
   "type": "object", "additionalProperties": false, "required": ["error"],
   "properties": {"error": {

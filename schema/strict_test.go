@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
-// strictRow is one input and the answer SPEC.md sections 5 and 7 require:
+// strictRow is one input and the answer the contract (docs/contract.md) requires:
 // an error (code, path, limit, position) or, with valid set, an output whose
 // "valid" member is valid.
 type strictRow struct {
@@ -144,7 +145,7 @@ var strictRows = []strictRow{
 	invalid(dif, `{"left":[],"right":[],"claim":{"left_only":[],"right_only":[]}`, "", "an unclosed object"),
 	invalid(eq, `{"source":[],"claim":[]`+deepArray+`}`, "", "a grammar error after deep nesting"),
 
-	// The rational tool's strictness (SPEC.md section 7 rules 6, 12, 13).
+	// The rational tool's strictness (docs/contract.md, input rules 6, 12, 13).
 	output(rat, `{"\u0065xpression":"1",`+rc+`}`, true, "\\u0065xpression is expression"),
 	invalid(rat, `{"expression":"1",`+rc+`,"expression":"1"}`, "/expression", "a duplicate expression: no position"),
 	invalid(rat, `{"expression":{"a":1,"a":2},`+rc+`}`, "/expression", "a type error at /expression, whatever it contains"),
@@ -161,36 +162,28 @@ var strictRows = []strictRow{
 
 // TestStrictness checks every strictness row through Execute.
 func TestStrictness(t *testing.T) {
-	for i, r := range strictRows {
-		if r.reason == "" {
-			t.Errorf("row %d (%.60q): missing reason", i, r.in)
+	testutil.Run(t, strictRows, func(t *testing.T, r strictRow) {
+		tool, _ := schema.Lookup(r.tool, "")
+		out, err := schema.Execute(r.tool, "", []byte(r.in))
+		if r.code == "" {
+			if err != nil {
+				t.Fatalf("%.200q: %v", r.in, err)
+			}
+			var res struct{ Valid bool }
+			if json.Unmarshal(out, &res) != nil || res.Valid != r.valid {
+				t.Fatalf("%.200q: %s, want valid %v", r.in, out, r.valid)
+			}
+			checkOutputDoc(t, tool, out)
+			return
 		}
-	}
-	for _, r := range strictRows {
-		name := r.tool + "/" + r.reason
-		t.Run(name, func(t *testing.T) {
-			tool, _ := schema.Lookup(r.tool, "")
-			out, err := schema.Execute(r.tool, "", []byte(r.in))
-			if r.code == "" {
-				if err != nil {
-					t.Fatalf("%.200q: %v", r.in, err)
-				}
-				var res struct{ Valid bool }
-				if json.Unmarshal(out, &res) != nil || res.Valid != r.valid {
-					t.Fatalf("%.200q: %s, want valid %v", r.in, out, r.valid)
-				}
-				checkOutputDoc(t, tool, out)
-				return
-			}
-			var e *claimcheck.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("%.200q: %s, %v; want %s at %q", r.in, out, err, r.code, r.path)
-			}
-			if string(e.Code) != r.code || e.Path != r.path || e.Limit != r.limit || e.Position != r.pos {
-				t.Fatalf("%.200q:\ngot  %s path %q limit %q position %d (%s)\nwant %s path %q limit %q position %d",
-					r.in, e.Code, e.Path, e.Limit, e.Position, e.Message, r.code, r.path, r.limit, r.pos)
-			}
-			checkErrorDoc(t, tool, err)
-		})
-	}
+		var e *claimcheck.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("%.200q: %s, %v; want %s at %q", r.in, out, err, r.code, r.path)
+		}
+		if string(e.Code) != r.code || e.Path != r.path || e.Limit != r.limit || e.Position != r.pos {
+			t.Fatalf("%.200q:\ngot  %s path %q limit %q position %d (%s)\nwant %s path %q limit %q position %d",
+				r.in, e.Code, e.Path, e.Limit, e.Position, e.Message, r.code, r.path, r.limit, r.pos)
+		}
+		checkErrorDoc(t, tool, err)
+	})
 }
