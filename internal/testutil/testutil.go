@@ -81,6 +81,10 @@ const LongEnv = "CLAIMCHECK_LONG"
 // in the environment. The normal run (go test ./...) checks a sample of
 // the expensive passes, sized to keep the suite quick; the long run checks
 // them at full size. The CI script runs both.
+//
+// Call Long and [Size] from a test, not from a package variable's
+// initializer: go test caches a package's result keyed by the environment
+// variables its tests read, and reads before the tests start are not seen.
 func Long() bool { return os.Getenv(LongEnv) == "1" }
 
 // Size returns long in the long run and normal otherwise: the number of
