@@ -6,15 +6,17 @@ import (
 	"testing"
 
 	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 )
 
 func TestErrorForms(t *testing.T) {
-	for _, tc := range []struct {
+	type row struct {
 		err       *claimcheck.Error
 		doc, text string
 		is        error
 		reason    string
-	}{
+	}
+	testutil.Run(t, []row{
 		{&claimcheck.Error{Code: claimcheck.InvalidInput, Position: claimcheck.NoPosition, Message: "bad"}, `{"error":{"code":"invalid_input","path":"","message":"bad"}}`,
 			"invalid_input at the document root: bad", claimcheck.ErrInvalidInput, "no position, no limit"},
 		{&claimcheck.Error{Code: claimcheck.InvalidInput, Path: "/expression", Position: 4, Message: "unexpected character 'a'"},
@@ -26,25 +28,22 @@ func TestErrorForms(t *testing.T) {
 			"limit_exceeded at /expression, position 0 (max_tokens): x", claimcheck.ErrLimitExceeded, "position 0 is a position"},
 		{&claimcheck.Error{Code: claimcheck.UnknownTool, Position: claimcheck.NoPosition, Message: "no tool x"}, `{"error":{"code":"unknown_tool","path":"","message":"no tool x"}}`,
 			"unknown_tool at the document root: no tool x", claimcheck.ErrUnknownTool, "unknown tool"},
-	} {
-		if tc.reason == "" {
-			t.Fatal("row without a reason")
-		}
+	}, func(t *testing.T, tc row) {
 		b, err := json.Marshal(tc.err)
 		if err != nil || string(b) != tc.doc {
-			t.Errorf("%s: json.Marshal = %s, %v; want %s", tc.reason, b, err, tc.doc)
+			t.Errorf("json.Marshal = %s, %v; want %s", b, err, tc.doc)
 		}
 		if got := tc.err.Error(); got != tc.text {
-			t.Errorf("%s: Error() = %q, want %q", tc.reason, got, tc.text)
+			t.Errorf("Error() = %q, want %q", got, tc.text)
 		}
 		var wrapped error = tc.err
 		if !errors.Is(wrapped, tc.is) {
-			t.Errorf("%s: errors.Is(err, %v) = false", tc.reason, tc.is)
+			t.Errorf("errors.Is(err, %v) = false", tc.is)
 		}
 		for _, other := range []error{claimcheck.ErrInvalidInput, claimcheck.ErrLimitExceeded, claimcheck.ErrUnknownTool} {
 			if other != tc.is && errors.Is(wrapped, other) {
-				t.Errorf("%s: errors.Is(err, %v) = true", tc.reason, other)
+				t.Errorf("errors.Is(err, %v) = true", other)
 			}
 		}
-	}
+	})
 }

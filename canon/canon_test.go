@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -19,16 +18,8 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 )
-
-// Every table row carries a reason: what the row pins down and why. A row
-// without one fails, so a table never grows cases nobody can explain.
-func needReason(t *testing.T, row int, reason string) {
-	t.Helper()
-	if strings.TrimSpace(reason) == "" {
-		t.Fatalf("table row %d has no reason", row)
-	}
-}
 
 // wantInvalid asserts that err is canon's *claimcheck.Error with code invalid_input,
 // reachable with errors.As and errors.Is, and that its message contains msg.
@@ -60,11 +51,13 @@ func wantInvalid(t *testing.T, err error, msg string) {
 }
 
 // RFC 8785 Appendix B: IEEE-754 bit patterns and their canonical forms.
-var appendixB = []struct {
+type appendixBRow struct {
 	bits   uint64
 	want   string
 	reason string
-}{
+}
+
+var appendixB = []appendixBRow{
 	{0x0000000000000000, "0", "zero"},
 	{0x8000000000000000, "0", "minus zero serializes as 0"},
 	{0x0000000000000001, "5e-324", "smallest subnormal: exponent form, one digit"},
@@ -84,65 +77,60 @@ var appendixB = []struct {
 	{0x3eb0c6f7a0b5ed8d, "0.000001", "1e-6 is still fixed notation"},
 	{0x41b3de4355555553, "333333333.3333332", "fraction with 16 digits"},
 	{0x41b3de4355555554, "333333333.33333325", "17 digits: shortest round trip needs them"},
-	{0x41b3de4355555555, "333333333.3333333", "neighbour of 1e9/3"},
-	{0x41b3de4355555556, "333333333.3333334", "neighbour of 1e9/3"},
+	{0x41b3de4355555555, "333333333.3333333", "the double nearest 1e9/3, below it"},
+	{0x41b3de4355555556, "333333333.3333334", "the neighbour of 1e9/3 above it"},
 	{0x41b3de4355555557, "333333333.33333343", "17 digits again"},
 	{0xbecbf647612f3696, "-0.0000033333333333333333", "negative, five zeros after the point, fixed notation"},
 	{0x43143ff3c1cb0959, "1424953923781206.2", "large non-integer below 2^53"},
 }
 
 func TestNumberAppendixB(t *testing.T) {
-	for i, tc := range appendixB {
-		t.Run(fmt.Sprintf("%016x", tc.bits), func(t *testing.T) {
-			needReason(t, i, tc.reason)
-			f := math.Float64frombits(tc.bits)
-			s, err := canon.NumberScalar(f)
-			if err != nil {
-				t.Fatalf("NumberScalar: %v", err)
-			}
-			if got := s.Key(); got != tc.want {
-				t.Errorf("Key = %q, want %q (%s)", got, tc.want, tc.reason)
-			}
-			if got, err := canon.Key(f); err != nil || got != tc.want {
-				t.Errorf("canon.Key(float64) = %q, %v; want %q", got, err, tc.want)
-			}
-			if ref, err := jcs.NumberToJSON(f); err != nil || ref != tc.want {
-				t.Errorf("the table disagrees with jcs.NumberToJSON: %q, %v", ref, err)
-			}
-			// The canonical form reads back as the same double.
-			if back, err := canon.ParseNumber(tc.want); err != nil || back != s {
-				t.Errorf("ParseNumber(%q) = %v, %v; want %v", tc.want, back, err, s)
-			}
-		})
-	}
+	testutil.Run(t, appendixB, func(t *testing.T, tc appendixBRow) {
+		f := math.Float64frombits(tc.bits)
+		s, err := canon.NumberScalar(f)
+		if err != nil {
+			t.Fatalf("NumberScalar: %v", err)
+		}
+		if got := s.Key(); got != tc.want {
+			t.Errorf("Key = %q, want %q (%s)", got, tc.want, tc.reason)
+		}
+		if got, err := canon.Key(f); err != nil || got != tc.want {
+			t.Errorf("canon.Key(float64) = %q, %v; want %q", got, err, tc.want)
+		}
+		if ref, err := jcs.NumberToJSON(f); err != nil || ref != tc.want {
+			t.Errorf("the table disagrees with jcs.NumberToJSON: %q, %v", ref, err)
+		}
+		// The canonical form reads back as the same double.
+		if back, err := canon.ParseNumber(tc.want); err != nil || back != s {
+			t.Errorf("ParseNumber(%q) = %v, %v; want %v", tc.want, back, err, s)
+		}
+	})
 }
 
 func TestNumberNotFiniteRefused(t *testing.T) {
-	tests := []struct {
+	type row struct {
 		bits   uint64
 		msg    string
 		reason string
-	}{
+	}
+	tests := []row{
 		{0x7fffffffffffffff, "NaN", "NaN from RFC 8785 Appendix B"},
 		{0x7ff8000000000000, "NaN", "the quiet NaN math.NaN returns"},
 		{0xfff0000000000001, "NaN", "a negative signalling NaN"},
 		{0x7ff0000000000000, "+Inf", "Infinity from RFC 8785 Appendix B"},
 		{0xfff0000000000000, "-Inf", "minus Infinity"},
 	}
-	for i, tc := range tests {
-		t.Run(fmt.Sprintf("%016x", tc.bits), func(t *testing.T) {
-			needReason(t, i, tc.reason)
-			f := math.Float64frombits(tc.bits)
-			_, err := canon.NumberScalar(f)
-			wantInvalid(t, err, tc.msg)
-			_, err = canon.Of(f)
-			wantInvalid(t, err, tc.msg)
-			_, err = canon.Key(f)
-			wantInvalid(t, err, tc.msg)
-			_, err = canon.Of(float32(f))
-			wantInvalid(t, err, tc.msg)
-		})
-	}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
+		f := math.Float64frombits(tc.bits)
+		_, err := canon.NumberScalar(f)
+		wantInvalid(t, err, tc.msg)
+		_, err = canon.Of(f)
+		wantInvalid(t, err, tc.msg)
+		_, err = canon.Key(f)
+		wantInvalid(t, err, tc.msg)
+		_, err = canon.Of(float32(f))
+		wantInvalid(t, err, tc.msg)
+	})
 }
 
 type (
@@ -160,12 +148,13 @@ type (
 // TestOfAcceptedTypes covers every Go type docs/contract.md §1 accepts.
 func TestOfAcceptedTypes(t *testing.T) {
 	negZero := math.Copysign(0, -1)
-	tests := []struct {
+	type row struct {
 		in     any
 		want   string
 		kind   canon.Kind
 		reason string
-	}{
+	}
+	tests := []row{
 		{nil, "null", canon.Null, "nil is JSON null"},
 		{true, "true", canon.Bool, "bool true"},
 		{false, "false", canon.Bool, "bool false"},
@@ -215,32 +204,29 @@ func TestOfAcceptedTypes(t *testing.T) {
 		{canon.BoolScalar(true), "true", canon.Bool, "a Scalar is already canonical"},
 		{canon.NullScalar(), "null", canon.Null, "the null Scalar"},
 	}
-	for i, tc := range tests {
-		t.Run(fmt.Sprintf("%d_%T", i, tc.in), func(t *testing.T) {
-			needReason(t, i, tc.reason)
-			s, err := canon.Of(tc.in)
-			if err != nil {
-				t.Fatalf("Of(%#v): %v (%s)", tc.in, err, tc.reason)
-			}
-			if got := s.Key(); got != tc.want {
-				t.Errorf("Of(%#v).Key() = %q, want %q (%s)", tc.in, got, tc.want, tc.reason)
-			}
-			if s.Kind() != tc.kind {
-				t.Errorf("Kind = %v, want %v", s.Kind(), tc.kind)
-			}
-			if got, err := canon.Key(tc.in); err != nil || got != tc.want {
-				t.Errorf("canon.Key = %q, %v; want %q", got, err, tc.want)
-			}
-			got, err := canon.AppendKey([]byte("prefix:"), tc.in)
-			if err != nil || string(got) != "prefix:"+tc.want {
-				t.Errorf("canon.AppendKey = %q, %v; want %q", got, err, "prefix:"+tc.want)
-			}
-			// The key is the RFC 8785 form of itself.
-			if out, err := jcs.Transform([]byte(tc.want)); err != nil || string(out) != tc.want {
-				t.Errorf("jcs.Transform(%q) = %q, %v", tc.want, out, err)
-			}
-		})
-	}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
+		s, err := canon.Of(tc.in)
+		if err != nil {
+			t.Fatalf("Of(%#v): %v (%s)", tc.in, err, tc.reason)
+		}
+		if got := s.Key(); got != tc.want {
+			t.Errorf("Of(%#v).Key() = %q, want %q (%s)", tc.in, got, tc.want, tc.reason)
+		}
+		if s.Kind() != tc.kind {
+			t.Errorf("Kind = %v, want %v", s.Kind(), tc.kind)
+		}
+		if got, err := canon.Key(tc.in); err != nil || got != tc.want {
+			t.Errorf("canon.Key = %q, %v; want %q", got, err, tc.want)
+		}
+		got, err := canon.AppendKey([]byte("prefix:"), tc.in)
+		if err != nil || string(got) != "prefix:"+tc.want {
+			t.Errorf("canon.AppendKey = %q, %v; want %q", got, err, "prefix:"+tc.want)
+		}
+		// The key is the RFC 8785 form of itself.
+		if out, err := jcs.Transform([]byte(tc.want)); err != nil || string(out) != tc.want {
+			t.Errorf("jcs.Transform(%q) = %q, %v", tc.want, out, err)
+		}
+	})
 }
 
 // TestOfRefused covers values docs/contract.md §1 refuses, each with the word
@@ -249,11 +235,12 @@ func TestOfRefused(t *testing.T) {
 	x := 1
 	var nilPtr *int
 	scalar := canon.BoolScalar(true)
-	tests := []struct {
+	type row struct {
 		in     any
 		msg    string
 		reason string
-	}{
+	}
+	tests := []row{
 		{map[string]any{}, "map[string]interface {}", "an object is not a scalar"},
 		{map[string]int{"a": 1}, "map[string]int", "a typed map is not a scalar"},
 		{[]any{1}, "[]interface {}", "an array is not a scalar"},
@@ -290,35 +277,33 @@ func TestOfRefused(t *testing.T) {
 		{namedUint64(math.MaxUint64), "18446744073709551615", "a named uint64 is checked the same way"},
 		{uintptr(1<<53 + 1), "9007199254740993", "uintptr too"},
 	}
-	for i, tc := range tests {
-		t.Run(fmt.Sprintf("%d_%T", i, tc.in), func(t *testing.T) {
-			needReason(t, i, tc.reason)
-			_, err := canon.Of(tc.in)
-			wantInvalid(t, err, tc.msg)
-			key, err := canon.Key(tc.in)
-			wantInvalid(t, err, tc.msg)
-			if key != "" {
-				t.Errorf("Key returned %q with an error", key)
-			}
-			dst := []byte("prefix")
-			out, err := canon.AppendKey(dst, tc.in)
-			wantInvalid(t, err, tc.msg)
-			if string(out) != "prefix" {
-				t.Errorf("AppendKey with an error returned %q, want dst unchanged", out)
-			}
-		})
-	}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
+		_, err := canon.Of(tc.in)
+		wantInvalid(t, err, tc.msg)
+		key, err := canon.Key(tc.in)
+		wantInvalid(t, err, tc.msg)
+		if key != "" {
+			t.Errorf("Key returned %q with an error", key)
+		}
+		dst := []byte("prefix")
+		out, err := canon.AppendKey(dst, tc.in)
+		wantInvalid(t, err, tc.msg)
+		if string(out) != "prefix" {
+			t.Errorf("AppendKey with an error returned %q, want dst unchanged", out)
+		}
+	})
 }
 
 // TestParseNumber runs JSON number literals through ParseNumber and through
 // Of(json.Number); want "" means refused.
 func TestParseNumber(t *testing.T) {
 	long := "1" + strings.Repeat("0", 400) + "e-400"
-	tests := []struct {
+	type row struct {
 		lit    string
 		want   string
 		reason string
-	}{
+	}
+	tests := []row{
 		{"0", "0", "zero"},
 		{"-0", "0", "-0 equals 0"},
 		{"-0.0", "0", "-0.0 equals 0"},
@@ -340,12 +325,12 @@ func TestParseNumber(t *testing.T) {
 		{"1E+21", "1e+21", "the exponent is written lower-case with '+'"},
 		{"999999999999999999999", "1e+21", "21 nines round to 1e21"},
 		{"1e20", "100000000000000000000", "1e20 stays in fixed notation"},
-		{"1E30", "1e+30", "from the JCS values vector"},
+		{"1E30", "1e+30", "from the JCS values vector: an upper-case exponent past 1e21"},
 		{"1e-7", "1e-7", "1e-7 serializes as 1e-7"},
 		{"0.0000001", "1e-7", "0.0000001 is 1e-7"},
 		{"1e-6", "0.000001", "1e-6 stays in fixed notation"},
-		{"0.000000000000000000000000001", "1e-27", "from the JCS values vector"},
-		{"333333333.33333329", "333333333.3333333", "from the JCS values vector"},
+		{"0.000000000000000000000000001", "1e-27", "from the JCS values vector: a long fraction to exponent form"},
+		{"333333333.33333329", "333333333.3333333", "from the JCS values vector: 17 digits to the shortest 16"},
 		{"123456789012345", "123456789012345", "15 digits: ParseNumber's integer fast path"},
 		{"-999999999999999", "-999999999999999", "the largest negative fast-path integer"},
 		{"1234567890123456", "1234567890123456", "16 digits: past the fast path"},
@@ -400,34 +385,31 @@ func TestParseNumber(t *testing.T) {
 		{"١", "", "Arabic-Indic digits are not JSON digits"},
 		{"true", "", "a literal is not a number"},
 	}
-	for i, tc := range tests {
-		t.Run(strconv.Quote(truncateName(tc.lit)), func(t *testing.T) {
-			needReason(t, i, tc.reason)
-			s, err := canon.ParseNumber(tc.lit)
-			viaOf, errOf := canon.Of(json.Number(tc.lit))
-			if tc.want == "" {
-				wantInvalid(t, err, "")
-				wantInvalid(t, errOf, "")
-				return
-			}
-			if err != nil {
-				t.Fatalf("ParseNumber(%q): %v (%s)", tc.lit, err, tc.reason)
-			}
-			if got := s.Key(); got != tc.want {
-				t.Errorf("ParseNumber(%q).Key() = %q, want %q (%s)", tc.lit, got, tc.want, tc.reason)
-			}
-			if s.Kind() != canon.Number {
-				t.Errorf("Kind = %v, want number", s.Kind())
-			}
-			if errOf != nil || viaOf != s {
-				t.Errorf("Of(json.Number) = %v, %v; want %v", viaOf, errOf, s)
-			}
-			// jcs reads the same literal to the same canonical text.
-			if ref, err := jcs.Transform([]byte(tc.lit)); err != nil || string(ref) != tc.want {
-				t.Errorf("jcs.Transform(%q) = %q, %v; want %q", tc.lit, ref, err, tc.want)
-			}
-		})
-	}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
+		s, err := canon.ParseNumber(tc.lit)
+		viaOf, errOf := canon.Of(json.Number(tc.lit))
+		if tc.want == "" {
+			wantInvalid(t, err, "")
+			wantInvalid(t, errOf, "")
+			return
+		}
+		if err != nil {
+			t.Fatalf("ParseNumber(%q): %v (%s)", tc.lit, err, tc.reason)
+		}
+		if got := s.Key(); got != tc.want {
+			t.Errorf("ParseNumber(%q).Key() = %q, want %q (%s)", tc.lit, got, tc.want, tc.reason)
+		}
+		if s.Kind() != canon.Number {
+			t.Errorf("Kind = %v, want number", s.Kind())
+		}
+		if errOf != nil || viaOf != s {
+			t.Errorf("Of(json.Number) = %v, %v; want %v", viaOf, errOf, s)
+		}
+		// jcs reads the same literal to the same canonical text.
+		if ref, err := jcs.Transform([]byte(tc.lit)); err != nil || string(ref) != tc.want {
+			t.Errorf("jcs.Transform(%q) = %q, %v; want %q", tc.lit, ref, err, tc.want)
+		}
+	})
 }
 
 func truncateName(s string) string {
@@ -471,45 +453,43 @@ func TestStringKey(t *testing.T) {
 	}
 	short := map[byte]string{'\b': `\b`, '\t': `\t`, '\n': `\n`, '\f': `\f`, '\r': `\r`}
 	for c := byte(0); c < 0x20; c++ {
-		want, reason := short[c], "control character with a two-character escape"
+		want, reason := short[c], fmt.Sprintf("U+%04X, a control character with a two-character escape", c)
 		if want == "" {
-			want, reason = fmt.Sprintf(`\u%04x`, c), "control character without a short escape: lower-case \\u00xx"
+			want, reason = fmt.Sprintf(`\u%04x`, c), fmt.Sprintf("U+%04X, a control character without a short escape: lower-case \\u00xx", c)
 		}
 		tests = append(tests, row{string(c), `"` + want + `"`, reason})
 	}
-	for i, tc := range tests {
-		t.Run(strconv.Quote(tc.in), func(t *testing.T) {
-			needReason(t, i, tc.reason)
-			s, err := canon.StringScalar(tc.in)
-			if err != nil {
-				t.Fatalf("StringScalar: %v", err)
-			}
-			if got := s.Key(); got != tc.want {
-				t.Errorf("Key = %q, want %q (%s)", got, tc.want, tc.reason)
-			}
-			if s.Kind() != canon.String || s.Str() != tc.in {
-				t.Errorf("Kind %v, Str %q: want string %q", s.Kind(), s.Str(), tc.in)
-			}
-			if got, err := canon.Key(tc.in); err != nil || got != tc.want {
-				t.Errorf("canon.Key = %q, %v", got, err)
-			}
-			if out, err := jcs.Transform([]byte(tc.want)); err != nil || string(out) != tc.want {
-				t.Errorf("jcs.Transform(%q) = %q, %v: not canonical", tc.want, out, err)
-			}
-			var back string
-			if err := json.Unmarshal([]byte(tc.want), &back); err != nil || back != tc.in {
-				t.Errorf("encoding/json reads %q back as %q, %v", tc.want, back, err)
-			}
-		})
-	}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
+		s, err := canon.StringScalar(tc.in)
+		if err != nil {
+			t.Fatalf("StringScalar: %v", err)
+		}
+		if got := s.Key(); got != tc.want {
+			t.Errorf("Key = %q, want %q (%s)", got, tc.want, tc.reason)
+		}
+		if s.Kind() != canon.String || s.Str() != tc.in {
+			t.Errorf("Kind %v, Str %q: want string %q", s.Kind(), s.Str(), tc.in)
+		}
+		if got, err := canon.Key(tc.in); err != nil || got != tc.want {
+			t.Errorf("canon.Key = %q, %v", got, err)
+		}
+		if out, err := jcs.Transform([]byte(tc.want)); err != nil || string(out) != tc.want {
+			t.Errorf("jcs.Transform(%q) = %q, %v: not canonical", tc.want, out, err)
+		}
+		var back string
+		if err := json.Unmarshal([]byte(tc.want), &back); err != nil || back != tc.in {
+			t.Errorf("encoding/json reads %q back as %q, %v", tc.want, back, err)
+		}
+	})
 }
 
 func TestStringInvalidUTF8Refused(t *testing.T) {
-	tests := []struct {
+	type row struct {
 		in     string
 		offset int
 		reason string
-	}{
+	}
+	tests := []row{
 		{"\xff", 0, "0xFF never occurs in UTF-8"},
 		{"\x80", 0, "a lone continuation byte"},
 		{"ab\x80", 2, "a continuation byte after ASCII"},
@@ -525,22 +505,19 @@ func TestStringInvalidUTF8Refused(t *testing.T) {
 		{"ok\xf0\x9f\x98", 2, "truncated four-byte sequence at the end"},
 		{"\xef\xbf\xbd\xff", 3, "a real U+FFFD followed by a bad byte: only the bad byte counts"},
 	}
-	for i, tc := range tests {
-		t.Run(strconv.Quote(tc.in), func(t *testing.T) {
-			needReason(t, i, tc.reason)
-			msg := fmt.Sprintf("byte offset %d", tc.offset)
-			_, err := canon.StringScalar(tc.in)
-			wantInvalid(t, err, msg)
-			_, err = canon.Of(tc.in)
-			wantInvalid(t, err, msg)
-			_, err = canon.Key(tc.in)
-			wantInvalid(t, err, msg)
-			// jcs refuses the same bytes inside a JSON string.
-			if out, err := jcs.Transform([]byte(`"` + tc.in + `"`)); err == nil {
-				t.Errorf("jcs.Transform accepted it as %q", out)
-			}
-		})
-	}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
+		msg := fmt.Sprintf("byte offset %d", tc.offset)
+		_, err := canon.StringScalar(tc.in)
+		wantInvalid(t, err, msg)
+		_, err = canon.Of(tc.in)
+		wantInvalid(t, err, msg)
+		_, err = canon.Key(tc.in)
+		wantInvalid(t, err, msg)
+		// jcs refuses the same bytes inside a JSON string.
+		if out, err := jcs.Transform([]byte(`"` + tc.in + `"`)); err == nil {
+			t.Errorf("jcs.Transform accepted it as %q", out)
+		}
+	})
 }
 
 // TestJCSVectors rebuilds the canonical form of gowebpki/jcs's test documents
@@ -638,11 +615,12 @@ func appendCanonical(dst []byte, v any) ([]byte, error) {
 // types a value arrives as.
 func TestScalarEquality(t *testing.T) {
 	tenth, fifth := 0.1, 0.2 // variables: the constant 0.1 + 0.2 is exactly 0.3
-	tests := []struct {
+	type row struct {
 		a, b   any
 		equal  bool
 		reason string
-	}{
+	}
+	tests := []row{
 		{math.Copysign(0, -1), 0, true, "-0 == 0"},
 		{json.Number("-0"), json.Number("0"), true, "-0 == 0 as literals"},
 		{json.Number("1.0"), 1, true, "1.0 == 1"},
@@ -669,25 +647,22 @@ func TestScalarEquality(t *testing.T) {
 		{tenth + fifth, 0.3, false, "0.1+0.2 in doubles is 0.30000000000000004, not 0.3"},
 		{math.Nextafter(1, 2), 1, false, "neighbouring doubles are distinct"},
 	}
-	for i, tc := range tests {
-		t.Run(fmt.Sprintf("%d", i), func(t *testing.T) {
-			needReason(t, i, tc.reason)
-			a, err := canon.Of(tc.a)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := canon.Of(tc.b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (a == b) != tc.equal {
-				t.Errorf("%v == %v is %v, want %v (%s)", a, b, a == b, tc.equal, tc.reason)
-			}
-			if (a.Key() == b.Key()) != tc.equal {
-				t.Errorf("keys %q and %q: equal %v, want %v (%s)", a.Key(), b.Key(), a.Key() == b.Key(), tc.equal, tc.reason)
-			}
-		})
-	}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
+		a, err := canon.Of(tc.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := canon.Of(tc.b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (a == b) != tc.equal {
+			t.Errorf("%v == %v is %v, want %v (%s)", a, b, a == b, tc.equal, tc.reason)
+		}
+		if (a.Key() == b.Key()) != tc.equal {
+			t.Errorf("keys %q and %q: equal %v, want %v (%s)", a.Key(), b.Key(), a.Key() == b.Key(), tc.equal, tc.reason)
+		}
+	})
 	var zero canon.Scalar
 	if zero != canon.NullScalar() || zero.Key() != "null" {
 		t.Errorf("the zero Scalar is %v, want null", zero)
@@ -697,7 +672,7 @@ func TestScalarEquality(t *testing.T) {
 func TestScalarAccessors(t *testing.T) {
 	num, _ := canon.NumberScalar(math.Copysign(0, -1))
 	str, _ := canon.StringScalar("s")
-	tests := []struct {
+	type row struct {
 		s      canon.Scalar
 		kind   string
 		float  float64
@@ -705,28 +680,28 @@ func TestScalarAccessors(t *testing.T) {
 		str    string
 		value  any
 		reason string
-	}{
+	}
+	tests := []row{
 		{canon.NullScalar(), "null", 0, false, "", nil, "null has no value"},
 		{canon.BoolScalar(true), "boolean", 0, true, "", true, "true"},
 		{canon.BoolScalar(false), "boolean", 0, false, "", false, "false"},
 		{num, "number", 0, false, "", 0.0, "-0 is stored as +0"},
 		{str, "string", 0, false, "s", "s", "a string"},
 	}
-	for i, tc := range tests {
-		needReason(t, i, tc.reason)
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
 		if got := tc.s.Kind().String(); got != tc.kind {
-			t.Errorf("row %d: Kind %q, want %q", i, got, tc.kind)
+			t.Errorf("Kind %q, want %q", got, tc.kind)
 		}
 		if f := tc.s.Float(); f != tc.float || math.Signbit(f) {
-			t.Errorf("row %d: Float %v, want %v", i, f, tc.float)
+			t.Errorf("Float %v, want %v", f, tc.float)
 		}
 		if tc.s.Bool() != tc.bool || tc.s.Str() != tc.str || tc.s.Value() != tc.value {
-			t.Errorf("row %d: Bool %v Str %q Value %#v", i, tc.s.Bool(), tc.s.Str(), tc.s.Value())
+			t.Errorf("Bool %v Str %q Value %#v", tc.s.Bool(), tc.s.Str(), tc.s.Value())
 		}
 		if tc.s.String() != tc.s.Key() {
-			t.Errorf("row %d: String %q != Key %q", i, tc.s.String(), tc.s.Key())
+			t.Errorf("String %q != Key %q", tc.s.String(), tc.s.Key())
 		}
-	}
+	})
 	if got := canon.Kind(9).String(); got != "Kind(9)" {
 		t.Errorf("Kind(9).String() = %q", got)
 	}

@@ -18,14 +18,15 @@ import (
 	"github.com/gowebpki/jcs"
 
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 )
 
 // The ES6 number corpus of the JCS reference project
 // (cyberphone/json-canonicalization), regenerated locally rather than
 // downloaded: the sequence of doubles is deterministic and the project
-// publishes the SHA-256 of its first N lines (see
-// /work/shared/vectors/README.md). A normal run checks the first 100,000
-// lines; -corpus.full or CLAIMCHECK_FULL_CORPUS=1 checks all 100,000,000.
+// publishes the SHA-256 of its first N lines (corpusCheckpoints). A normal
+// run checks the first 100,000 lines, the long run (testutil.Long) the first
+// 1,000,000; -corpus.full or CLAIMCHECK_FULL_CORPUS=1 checks all 100,000,000.
 
 var corpusFull = flag.Bool("corpus.full", false, "check all 100,000,000 lines of the ES6 number corpus (also CLAIMCHECK_FULL_CORPUS=1)")
 
@@ -247,7 +248,7 @@ func corpusFullRequested() bool {
 }
 
 func TestES6NumberCorpus(t *testing.T) {
-	lines := 100000
+	lines := testutil.Size(100_000, 1_000_000)
 	if corpusFullRequested() {
 		lines = 100000000
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -74,7 +75,7 @@ func TestStatusCodes(t *testing.T) {
 	eq := schema.Tools()[0]
 	exec := executeURL(eq.ID, eq.Version)
 	valid := `{"source":[1],"claim":[1]}`
-	tests := []struct {
+	type row struct {
 		reason      string
 		method      string
 		path        string
@@ -85,7 +86,8 @@ func TestStatusCodes(t *testing.T) {
 		code        string // error code, or "" for success
 		limit       string
 		allow       string
-	}{
+	}
+	tests := []row{
 		{"list", "GET", "/v1/tools", "", "", false, 200, "", "", ""},
 		{"HEAD is served where GET is", "HEAD", "/v1/tools", "", "", false, 200, "", "", ""},
 		{"the list is read-only", "POST", "/v1/tools", "", "", false, 405, "method_not_allowed", "", "GET, HEAD"},
@@ -121,41 +123,36 @@ func TestStatusCodes(t *testing.T) {
 		{"escaped id is decoded", "GET", "/v1/tools/" + strings.Replace(eq.ID, "-", "%2D", 1) + "/versions/" + eq.Version, "", "", false, 200, "", "", ""},
 	}
 	h := New(Options{})
-	for _, tc := range tests {
-		if tc.reason == "" {
-			t.Fatal("every row needs a reason")
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
+		var body io.Reader = strings.NewReader(tc.body)
+		if tc.noLength {
+			body = io.MultiReader(body) // hides the length from NewRequest
 		}
-		t.Run(tc.reason, func(t *testing.T) {
-			var body io.Reader = strings.NewReader(tc.body)
-			if tc.noLength {
-				body = io.MultiReader(body) // hides the length from NewRequest
-			}
-			req := httptest.NewRequest(tc.method, tc.path, body)
-			if tc.contentType != "" {
-				req.Header.Set("Content-Type", tc.contentType)
-			}
-			res, got := serve(t, h, req)
-			if res.StatusCode != tc.status {
-				t.Fatalf("status %d, want %d; body %.300s", res.StatusCode, tc.status, got)
-			}
-			if a := res.Header.Get("Allow"); a != tc.allow {
-				t.Errorf("Allow %q, want %q", a, tc.allow)
-			}
-			if tc.method == http.MethodHead || tc.code == "" && !bytes.HasPrefix(got, []byte("{")) {
-				return
-			}
-			var doc errorDoc
-			if err := json.Unmarshal(got, &doc); err != nil {
-				t.Fatal(err)
-			}
-			if doc.Error.Code != tc.code || doc.Error.Limit != tc.limit {
-				t.Fatalf("code %q limit %q, want %q %q; body %.300s", doc.Error.Code, doc.Error.Limit, tc.code, tc.limit, got)
-			}
-			if tc.code != "" && (doc.Error.Path == nil || doc.Error.Message == "") {
-				t.Fatalf("error document without path or message: %s", got)
-			}
-		})
-	}
+		req := httptest.NewRequest(tc.method, tc.path, body)
+		if tc.contentType != "" {
+			req.Header.Set("Content-Type", tc.contentType)
+		}
+		res, got := serve(t, h, req)
+		if res.StatusCode != tc.status {
+			t.Fatalf("status %d, want %d; body %.300s", res.StatusCode, tc.status, got)
+		}
+		if a := res.Header.Get("Allow"); a != tc.allow {
+			t.Errorf("Allow %q, want %q", a, tc.allow)
+		}
+		if tc.method == http.MethodHead || tc.code == "" && !bytes.HasPrefix(got, []byte("{")) {
+			return
+		}
+		var doc errorDoc
+		if err := json.Unmarshal(got, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc.Error.Code != tc.code || doc.Error.Limit != tc.limit {
+			t.Fatalf("code %q limit %q, want %q %q; body %.300s", doc.Error.Code, doc.Error.Limit, tc.code, tc.limit, got)
+		}
+		if tc.code != "" && (doc.Error.Path == nil || doc.Error.Message == "") {
+			t.Fatalf("error document without path or message: %s", got)
+		}
+	})
 }
 
 func TestListAndDescriptors(t *testing.T) {
@@ -190,37 +187,36 @@ func TestBodyCap(t *testing.T) {
 	eq := schema.Tools()[0]
 	exact := `{"source":[1],"claim":[1]}`
 	exact += strings.Repeat(" ", max-len(exact))
-	for _, tc := range []struct {
+	type row struct {
 		reason   string
 		body     string
 		chunked  bool
 		wantCode int
-	}{
+	}
+	testutil.Run(t, []row{
 		{"exactly the cap", exact, false, 200},
 		{"exactly the cap, chunked", exact, true, 200},
 		{"one byte over, declared", exact + " ", false, 413},
 		{"one byte over, chunked", exact + " ", true, 413},
 		{"far over, chunked", strings.Repeat(" ", 1<<20), true, 413},
-	} {
-		t.Run(tc.reason, func(t *testing.T) {
-			var body io.Reader = strings.NewReader(tc.body)
-			if tc.chunked {
-				body = io.MultiReader(body)
+	}, func(t *testing.T, tc row) {
+		var body io.Reader = strings.NewReader(tc.body)
+		if tc.chunked {
+			body = io.MultiReader(body)
+		}
+		res, got := serve(t, h, httptest.NewRequest("POST", eq.ExecuteURL, body))
+		if res.StatusCode != tc.wantCode {
+			t.Fatalf("status %d, want %d: %s", res.StatusCode, tc.wantCode, got)
+		}
+		if tc.wantCode == 413 {
+			var doc errorDoc
+			json.Unmarshal(got, &doc)
+			e := doc.Error
+			if e.Code != "limit_exceeded" || e.Path == nil || *e.Path != "" || e.Limit != "max_document_bytes" || e.Position != nil {
+				t.Fatalf("413 body %s", got)
 			}
-			res, got := serve(t, h, httptest.NewRequest("POST", eq.ExecuteURL, body))
-			if res.StatusCode != tc.wantCode {
-				t.Fatalf("status %d, want %d: %s", res.StatusCode, tc.wantCode, got)
-			}
-			if tc.wantCode == 413 {
-				var doc errorDoc
-				json.Unmarshal(got, &doc)
-				e := doc.Error
-				if e.Code != "limit_exceeded" || e.Path == nil || *e.Path != "" || e.Limit != "max_document_bytes" || e.Position != nil {
-					t.Fatalf("413 body %s", got)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // TestSeedExamples posts every descriptor example and compares the answer.

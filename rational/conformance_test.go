@@ -7,6 +7,7 @@ import (
 
 	"github.com/claimcheck/claimcheck/internal/conformance"
 	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/rational"
 )
 
@@ -79,12 +80,13 @@ func decodeInput(doc []byte) (in rational.Input, ok bool) {
 
 // TestDecodeInput pins the lenient test decoder itself.
 func TestDecodeInput(t *testing.T) {
-	for _, tc := range []struct {
+	type decodeRow struct {
 		doc    string
 		want   rational.Input
 		ok     bool
 		reason string
-	}{
+	}
+	testutil.Run(t, []decodeRow{
 		{`{"expression":"1","claimed_value":"1","require_canonical":true}`, rational.Input{"1", "1", true}, true, "plain"},
 		{` { "require_canonical" : false , "claimed_value":"2","expression":"1+1" } `, rational.Input{"1+1", "2", false}, true, "any order and whitespace"},
 		{`{"expression":"1+\ud800","claimed_value":"1","require_canonical":true}`, rational.Input{"1+\xed\xa0\x80", "1", true}, true, "lone surrogate as WTF-8"},
@@ -95,15 +97,12 @@ func TestDecodeInput(t *testing.T) {
 		{`{"expression":"1","claimed_value":"1","require_canonical":tru}`, rational.Input{}, false, "malformed"},
 		{`{"expression":"1","claimed_value":"1","require_canonical":true} {}`, rational.Input{}, false, "trailing data"},
 		{`{"expression":"1","claimed_value":"1","require_canonical":true,}`, rational.Input{}, false, "trailing comma"},
-	} {
-		if tc.reason == "" {
-			t.Fatalf("row %q has no reason", tc.doc)
-		}
+	}, func(t *testing.T, tc decodeRow) {
 		got, ok := decodeInput([]byte(tc.doc))
 		if ok != tc.ok || (ok && got != tc.want) {
-			t.Errorf("%s: decodeInput(%q) = %+v, %v; want %+v, %v", tc.reason, tc.doc, got, ok, tc.want, tc.ok)
+			t.Errorf("decodeInput(%q) = %+v, %v; want %+v, %v", tc.doc, got, ok, tc.want, tc.ok)
 		}
-	}
+	})
 }
 
 // TestConformanceCoverage guards the skip above: every case that expects an

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/rational"
 )
 
@@ -253,7 +254,7 @@ var rows = []row{
 	badClaim("leading zero", "01"),
 	badClaim("zero denominator", "1/0"),
 	badClaim("negative denominator", "1/-2"),
-	badClaim("space", " 1"),
+	badClaim("a claim with a leading space", " 1"),
 	badClaim("U+2212 in a claim", "−1"),
 	badClaim("empty claim", ""),
 	badClaim("two slashes", "1/2/3"),
@@ -275,22 +276,17 @@ var rows = []row{
 }
 
 func TestCheckRational(t *testing.T) {
-	for _, r := range rows {
-		if r.reason == "" {
-			t.Fatalf("row %+v has no reason", r.in)
+	testutil.Run(t, rows, func(t *testing.T, r row) {
+		res, err := rational.CheckRational(r.in, r.limits)
+		if r.code != "" {
+			checkError(t, err, r.code, r.path, r.pos, r.limit)
+			return
 		}
-		t.Run(r.reason, func(t *testing.T) {
-			res, err := rational.CheckRational(r.in, r.limits)
-			if r.code != "" {
-				checkError(t, err, r.code, r.path, r.pos, r.limit)
-				return
-			}
-			if err != nil {
-				t.Fatalf("CheckRational(%+q) error: %v", r.in.Expression, err)
-			}
-			checkResult(t, r, res)
-		})
-	}
+		if err != nil {
+			t.Fatalf("CheckRational(%+q) error: %v", r.in.Expression, err)
+		}
+		checkResult(t, r, res)
+	})
 }
 
 func checkError(t *testing.T, err error, code claimcheck.Code, path string, pos int, limit string) {

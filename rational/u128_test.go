@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
+
+	"github.com/claimcheck/claimcheck/internal/testutil"
 )
 
 func bigOf(a u128) *big.Int {
@@ -33,7 +35,7 @@ func rand128(r *rand.Rand) u128 {
 func TestU128(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	limit := new(big.Int).Lsh(big.NewInt(1), 128)
-	for i := 0; i < 200000; i++ {
+	for i := range testutil.Size(20_000, 200_000) {
 		a, b := rand128(r), rand128(r)
 		ba, bb := bigOf(a), bigOf(b)
 		if s, ok := a.add(b); ok != (new(big.Int).Add(ba, bb).Cmp(limit) < 0) || ok && bigOf(s).Cmp(new(big.Int).Add(ba, bb)) != 0 {
@@ -82,7 +84,7 @@ func ratOf(n, d *big.Int) Rat {
 func TestArithmeticAroundWordSizes(t *testing.T) {
 	for _, ts := range tierSets {
 		t.Run("tiers="+ts.name, func(t *testing.T) {
-			withTiers(ts.set, func() { testArithmeticAroundWordSizes(t, 10000) })
+			withTiers(ts.set, func() { testArithmeticAroundWordSizes(t, testutil.Size(1_000, 10_000)) })
 		})
 	}
 }
@@ -98,7 +100,7 @@ func testArithmeticAroundWordSizes(t *testing.T, n int) {
 		}
 		return n
 	}
-	for i := 0; i < n; i++ {
+	for range n {
 		n1, d1, n2, d2 := randBig(), randBig(), randBig(), randBig()
 		if d1.Sign() == 0 || d2.Sign() == 0 {
 			continue
@@ -241,7 +243,7 @@ func TestClaimCanonical(t *testing.T) {
 		return b.String()
 	}
 	claims := []string{"0", "-0", "0/1", "-0/1", "0/7", "1/1", "-1/1", "2/4", "-2/4", "1/2", "-1/2", "3", "-3", "6/3", "-6/3"}
-	for i := 0; i < 20000; i++ {
+	for range testutil.Size(2_000, 20_000) {
 		s := digits()
 		if r.IntN(2) == 0 {
 			s = "-" + s

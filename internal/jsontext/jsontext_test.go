@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/claimcheck/claimcheck/internal/testutil"
 )
 
 // all records every value of a document: the tape is then the whole tree.
@@ -19,7 +21,7 @@ type grammarRow struct {
 	reason string
 }
 
-// refused lists every class of SPEC.md section 7 rule 1 (and the rest of the
+// refused lists every class of input rule 1 of docs/contract.md (and the rest of the
 // RFC 8259 grammar) that Parse must refuse with a *SyntaxError.
 var refused = []grammarRow{
 	{"", 0, "empty input"},
@@ -142,8 +144,8 @@ var refused = []grammarRow{
 	{"[1]]", 3, "an extra closer after an array"},
 }
 
-// accepted lists documents the grammar accepts, including those SPEC.md
-// section 7 rule 2 leaves to the decoders.
+// accepted lists documents the grammar accepts, including those input rule 2
+// of docs/contract.md leaves to the decoders.
 var accepted = []grammarRow{
 	{"0", -1, "zero"},
 	{"-0", -1, "negative zero"},
@@ -182,54 +184,43 @@ var accepted = []grammarRow{
 	{`{ "a" : 1 , "b" : [ 2 , 3 ] }`, -1, "space around every token"},
 }
 
-func checkReasons(t *testing.T, rows []grammarRow) {
-	t.Helper()
-	for i, r := range rows {
-		if r.reason == "" {
-			t.Errorf("row %d (%q): missing reason", i, r.in)
-		}
-	}
-}
-
 // TestGrammarRefused: every class of rule 1 is a *SyntaxError.
 func TestGrammarRefused(t *testing.T) {
-	checkReasons(t, refused)
-	for _, r := range refused {
+	testutil.Run(t, refused, func(t *testing.T, r grammarRow) {
 		doc, err := Parse(r.in, all)
 		var se *SyntaxError
 		if !errors.As(err, &se) {
-			t.Errorf("%s: Parse(%q) = %v, %v; want a *SyntaxError", r.reason, r.in, doc, err)
-			continue
+			t.Errorf("Parse(%q) = %v, %v; want a *SyntaxError", r.in, doc, err)
+			return
 		}
 		if doc != nil {
-			t.Errorf("%s: Parse(%q) returned a document with its error", r.reason, r.in)
+			t.Errorf("Parse(%q) returned a document with its error", r.in)
 		}
 		if r.offset >= 0 && se.Offset != r.offset {
-			t.Errorf("%s: Parse(%q) offset %d (%s), want %d", r.reason, r.in, se.Offset, se.Msg, r.offset)
+			t.Errorf("Parse(%q) offset %d (%s), want %d", r.in, se.Offset, se.Msg, r.offset)
 		}
 		if se.Offset < 0 || se.Offset > len(r.in) || se.Msg == "" || !strings.Contains(se.Error(), se.Msg) {
-			t.Errorf("%s: Parse(%q): bad error %+v", r.reason, r.in, se)
+			t.Errorf("Parse(%q): bad error %+v", r.in, se)
 		}
 		if json.Valid([]byte(r.in)) {
-			t.Errorf("%s: the oracle encoding/json.Valid accepts %q: bad row", r.reason, r.in)
+			t.Errorf("the oracle encoding/json.Valid accepts %q: bad row", r.in)
 		}
-	}
+	})
 }
 
 // TestGrammarAccepted: grammatical documents, including rule 2's.
 func TestGrammarAccepted(t *testing.T) {
-	checkReasons(t, accepted)
-	for _, r := range accepted {
+	testutil.Run(t, accepted, func(t *testing.T, r grammarRow) {
 		doc, err := Parse(r.in, all)
 		if err != nil {
-			t.Errorf("%s: Parse(%q): %v", r.reason, r.in, err)
-			continue
+			t.Errorf("Parse(%q): %v", r.in, err)
+			return
 		}
 		checkTape(t, doc, all)
 		if !json.Valid([]byte(r.in)) {
-			t.Errorf("%s: the oracle encoding/json.Valid refuses %q: bad row", r.reason, r.in)
+			t.Errorf("the oracle encoding/json.Valid refuses %q: bad row", r.in)
 		}
-	}
+	})
 }
 
 // TestTape checks kinds, spans, counts, names and flags of a recorded document.
@@ -301,11 +292,12 @@ func TestTape(t *testing.T) {
 // TestFlags: Escaped and NonASCII are set exactly when the string has a
 // backslash, or a byte >= 0x80.
 func TestFlags(t *testing.T) {
-	rows := []struct {
+	type row struct {
 		str    string
 		flags  uint8
 		reason string
-	}{
+	}
+	rows := []row{
 		{`"abc"`, 0, "plain ASCII"},
 		{`""`, 0, "empty"},
 		{`"a\nb"`, Escaped, "a short escape"},
@@ -314,24 +306,21 @@ func TestFlags(t *testing.T) {
 		{"\"\xff\"", NonASCII, "an invalid byte"},
 		{`"é\t"`, Escaped | NonASCII, "both"},
 	}
-	for _, r := range rows {
-		if r.reason == "" {
-			t.Fatalf("row %q: missing reason", r.str)
-		}
+	testutil.Run(t, rows, func(t *testing.T, r row) {
 		for _, src := range []string{r.str, "{" + r.str + ":" + r.str + "}"} {
 			doc, err := Parse(src, all)
 			if err != nil {
-				t.Fatalf("%s: %v", r.reason, err)
+				t.Fatal(err)
 			}
 			n := &doc.Nodes[len(doc.Nodes)-1]
 			if n.Flags != r.flags {
-				t.Errorf("%s: %s: Flags = %d, want %d", r.reason, src, n.Flags, r.flags)
+				t.Errorf("%s: Flags = %d, want %d", src, n.Flags, r.flags)
 			}
 			if src[0] == '{' && n.NameFlags != r.flags {
-				t.Errorf("%s: %s: NameFlags = %d, want %d", r.reason, src, n.NameFlags, r.flags)
+				t.Errorf("%s: NameFlags = %d, want %d", src, n.NameFlags, r.flags)
 			}
 		}
-	}
+	})
 }
 
 // TestRecordingLimits: MaxDepth and MaxChildren bound what is recorded, never
@@ -384,9 +373,8 @@ func TestRecordingLimits(t *testing.T) {
 
 // TestDecodeString: escapes, surrogate pairs, and lone surrogates as WTF-8.
 func TestDecodeString(t *testing.T) {
-	rows := []struct {
-		in, want, reason string
-	}{
+	type row struct{ in, want, reason string }
+	rows := []row{
 		{`abc`, "abc", "no escape: the text itself"},
 		{`\"\\\/\b\f\n\r\t`, "\"\\/\b\f\n\r\t", "every short escape"},
 		{`\u0041\u00e9\u20AC`, "Aé€", "\\u escapes of one, two and three UTF-8 bytes, either case"},
@@ -412,20 +400,17 @@ func TestDecodeString(t *testing.T) {
 		{"\xff\\n", "\xff\n", "raw invalid bytes kept as they are"},
 		{`\ufffd`, "\ufffd", "U+FFFD is an ordinary code point"},
 	}
-	for _, r := range rows {
-		if r.reason == "" {
-			t.Fatalf("row %q: missing reason", r.in)
-		}
+	testutil.Run(t, rows, func(t *testing.T, r row) {
 		doc, err := Parse(`"`+r.in+`"`, all)
 		if err != nil {
-			t.Errorf("%s: %v", r.reason, err)
-			continue
+			t.Error(err)
+			return
 		}
 		if got := doc.Str(&doc.Nodes[0]); got != r.want {
-			t.Errorf("%s: decode %q = %q, want %q", r.reason, r.in, got, r.want)
+			t.Errorf("decode %q = %q, want %q", r.in, got, r.want)
 		}
 		if got := decodeString(r.in, Escaped); got != r.want {
-			t.Errorf("%s: decodeString(%q, Escaped) = %q, want %q", r.reason, r.in, got, r.want)
+			t.Errorf("decodeString(%q, Escaped) = %q, want %q", r.in, got, r.want)
 		}
 		// The same text as a member name.
 		doc, err = Parse(`{"`+r.in+`":0}`, all)
@@ -433,24 +418,25 @@ func TestDecodeString(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := doc.Name(&doc.Nodes[1]); got != r.want {
-			t.Errorf("%s: Name %q = %q, want %q", r.reason, r.in, got, r.want)
+			t.Errorf("Name %q = %q, want %q", r.in, got, r.want)
 		}
 		// Where encoding/json decodes the same, it must agree (it writes
 		// U+FFFD for lone surrogates and invalid bytes, which we never do).
 		if utf8.ValidString(r.want) {
 			var s string
 			if err := json.Unmarshal([]byte(`"`+r.in+`"`), &s); err != nil || s != r.want {
-				t.Errorf("%s: encoding/json decodes %q as %q", r.reason, r.in, s)
+				t.Errorf("encoding/json decodes %q as %q", r.in, s)
 			}
 		}
-	}
+	})
 }
 
 // TestDeepNesting: nesting depth is never an error, costs no recursion, and
-// an unclosed or mismatched container far down is still found. Each document
-// is several megabytes; the test takes milliseconds.
+// an unclosed or mismatched container far down is still found. The normal
+// run nests 100,000 levels, ten times what encoding/json refuses; the long
+// run (testutil.Long) nests a million, documents of several megabytes.
 func TestDeepNesting(t *testing.T) {
-	const n = 1_000_000
+	n := testutil.Size(100_000, 1_000_000)
 	alternating := func(k int) (open, close string) {
 		var o, c strings.Builder
 		for i := 0; i < k; i++ {

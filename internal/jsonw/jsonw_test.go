@@ -1,11 +1,14 @@
 package jsonw
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/claimcheck/claimcheck/internal/testutil"
+)
 
 func TestAppendString(t *testing.T) {
-	for _, tc := range []struct {
-		in, want, reason string
-	}{
+	type row struct{ in, want, reason string }
+	testutil.Run(t, []row{
 		{"plain", `"plain"`, "nothing to escape"},
 		{"a\"b\\c", `"a\"b\\c"`, "quote and backslash escaped"},
 		{"\b\t\n\f\r", `"\b\t\n\f\r"`, "short escapes"},
@@ -13,14 +16,11 @@ func TestAppendString(t *testing.T) {
 		{"/\x7f\u2028é😀", "\"/\x7f\u2028é😀\"", "everything else literal"},
 		{"a\xffb", "\"a\ufffdb\"", "an invalid byte in a message becomes U+FFFD"},
 		{"\xed\xa0\x80", "\"\ufffd\ufffd\ufffd\"", "a surrogate's three bytes are three invalid bytes"},
-	} {
-		if tc.reason == "" {
-			t.Fatal("row without a reason")
-		}
+	}, func(t *testing.T, tc row) {
 		if got := string(AppendString([]byte("x"), tc.in)); got != "x"+tc.want {
-			t.Errorf("%s: AppendString(%q) = %s, want %s", tc.reason, tc.in, got[1:], tc.want)
+			t.Errorf("AppendString(%q) = %s, want %s", tc.in, got[1:], tc.want)
 		}
-	}
+	})
 }
 
 func TestAppendPointerToken(t *testing.T) {
