@@ -1,0 +1,258 @@
+// Package service assembles the claimcheck HTTP service that
+// "claimcheck serve" runs: the tools API (package httpapi), MCP over
+// streamable HTTP (package mcpserver), the OpenAPI document, probes,
+// Prometheus metrics (package metrics) and an optional access log, behind
+// one http.Handler.
+//
+// # Routes
+//
+//	GET  /v1/tools, /v1/tools/...   the tools API (httpapi; JSON, including every error)
+//	POST /mcp                       MCP, streamable HTTP, stateless, JSON responses
+//	GET  /openapi.json              the OpenAPI 3.1 document of the tools API (httpapi.OpenAPI)
+//	GET  /healthz                   200 {"status":"alive"} while the process serves
+//	GET  /readyz                    200 {"status":"ready"}; 503 {"status":"shutting_down"} once BeginShutdown is called
+//	GET  /metrics                   Prometheus text format
+//	GET  /                          Options.Root, when set (the playground page); else 404 not_found
+//
+// HEAD is served wherever GET is. Any other path is the tools API's, so an
+// unknown one is a 404 not_found error document. A wrong method on the
+// probes, /openapi.json or /metrics is a 405 method_not_allowed error
+// document with an Allow header. /mcp answers as the MCP SDK does.
+package service
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/httpapi"
+	"github.com/claimcheck/claimcheck/mcpserver"
+	"github.com/claimcheck/claimcheck/metrics"
+)
+
+// Routes of the service besides the tools API's.
+const (
+	RouteMCP     = "/mcp"
+	RouteOpenAPI = "/openapi.json"
+	RouteHealthz = "/healthz"
+	RouteReadyz  = "/readyz"
+	RouteMetrics = "/metrics"
+	RouteRoot    = "/"
+)
+
+// Options configure [New]. The zero value is ready to use.
+type Options struct {
+	// API configures the tools API. Its Observe, if set, is called as
+	// well as the service's own.
+	API httpapi.Options
+	// MCP configures /mcp.
+	MCP mcpserver.Options
+	// AccessLog, if not nil, receives one Info record per request,
+	// message "request", with method, route, status, duration (seconds),
+	// bytes (response body), and, where they apply, tool, version,
+	// verdict, code (of an error document) and body_bytes (request body).
+	AccessLog *slog.Logger
+	// Root, if not nil, serves GET and HEAD of "/" (a page for people).
+	Root http.Handler
+	// Registry receives the service's metrics and is what /metrics
+	// serves. Nil means a new registry with the Go runtime and process
+	// collectors as well.
+	Registry *prometheus.Registry
+}
+
+// A Service is the http.Handler of the routes in the package
+// documentation. It is safe for concurrent use.
+type Service struct {
+	api, mcp, metricsPage, root http.Handler
+	openapi                     []byte
+	metrics                     *metrics.Metrics
+	log                         *slog.Logger
+	userObserve                 func(*http.Request, httpapi.Observation)
+	notReady                    atomic.Bool
+	handler                     http.Handler
+}
+
+// New returns the service. It builds the OpenAPI document and registers the
+// metrics (so it panics if opts.Registry already holds them).
+func New(opts Options) *Service {
+	reg := opts.Registry
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	}
+	s := &Service{
+		openapi:     httpapi.OpenAPI(),
+		metrics:     metrics.New(reg),
+		log:         opts.AccessLog,
+		userObserve: opts.API.Observe,
+		root:        opts.Root,
+		mcp:         mcpserver.NewHTTPHandler(opts.MCP),
+		metricsPage: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}),
+	}
+	api := opts.API
+	api.Observe = s.observe
+	s.api = httpapi.New(api)
+	s.handler = s.metrics.InFlight(http.HandlerFunc(s.route))
+	return s
+}
+
+// BeginShutdown marks the service as shutting down: /readyz answers 503
+// from then on, so that a load balancer stops sending requests while those
+// in flight finish. Everything else is served as before.
+func (s *Service) BeginShutdown() { s.notReady.Store(true) }
+
+// ServeHTTP serves r.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+func (s *Service) route(w http.ResponseWriter, r *http.Request) {
+	switch p := r.URL.Path; {
+	case p == RouteMCP:
+		s.own(w, r, RouteMCP, s.mcp)
+	case p == RouteOpenAPI:
+		s.own(w, r, p, getOnly(func(w http.ResponseWriter, r *http.Request) { writeJSON(w, r, http.StatusOK, s.openapi) }))
+	case p == RouteHealthz:
+		s.own(w, r, p, getOnly(func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, r, http.StatusOK, []byte(`{"status":"alive"}`+"\n"))
+		}))
+	case p == RouteReadyz:
+		s.own(w, r, p, getOnly(func(w http.ResponseWriter, r *http.Request) {
+			if s.notReady.Load() {
+				writeJSON(w, r, http.StatusServiceUnavailable, []byte(`{"status":"shutting_down"}`+"\n"))
+				return
+			}
+			writeJSON(w, r, http.StatusOK, []byte(`{"status":"ready"}`+"\n"))
+		}))
+	case p == RouteMetrics:
+		s.own(w, r, p, getOnly(s.metricsPage.ServeHTTP))
+	case p == RouteRoot && s.root != nil:
+		s.own(w, r, p, getOnly(s.root.ServeHTTP))
+	default:
+		s.api.ServeHTTP(w, r) // observed through httpapi.Options.Observe
+	}
+}
+
+// own serves one of the service's own routes with h and observes it as the
+// tools API observes its requests.
+func (s *Service) own(w http.ResponseWriter, r *http.Request, route string, h http.Handler) {
+	start := time.Now()
+	rw := &recorder{ResponseWriter: w}
+	body := &countingBody{ReadCloser: r.Body}
+	r.Body = body
+	defer func() {
+		s.observe(r, httpapi.Observation{Route: route, Status: rw.status, Code: rw.code, ResponseBytes: rw.bytes,
+			BodyBytes: body.n, Duration: time.Since(start)})
+	}()
+	h.ServeHTTP(rw, r)
+}
+
+// observe records a request in the metrics and the access log.
+func (s *Service) observe(r *http.Request, o httpapi.Observation) {
+	s.metrics.Observe(r, o)
+	if s.userObserve != nil {
+		s.userObserve(r, o)
+	}
+	if s.log == nil {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.String("method", r.Method), slog.String("route", o.Route), slog.Int("status", o.Status),
+		slog.Float64("duration", o.Duration.Seconds()), slog.Int64("bytes", o.ResponseBytes),
+	}
+	if o.Tool != "" {
+		attrs = append(attrs, slog.String("tool", o.Tool), slog.String("version", o.Version))
+	}
+	if o.Verdict != "" {
+		attrs = append(attrs, slog.String("verdict", o.Verdict))
+	}
+	if o.Code != "" {
+		attrs = append(attrs, slog.String("code", string(o.Code)))
+	}
+	if o.BodyBytes > 0 {
+		attrs = append(attrs, slog.Int64("body_bytes", o.BodyBytes))
+	}
+	s.log.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
+}
+
+// getOnly serves GET and HEAD with h and answers any other method 405.
+func getOnly(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			e := &claimcheck.Error{Code: httpapi.MethodNotAllowed, Position: claimcheck.NoPosition,
+				Message: "method " + r.Method + " not allowed; allowed: GET, HEAD"}
+			writeJSON(w, nil, http.StatusMethodNotAllowed, append(e.AppendJSON(nil), '\n'))
+			if rw, ok := w.(*recorder); ok {
+				rw.code = e.Code
+			}
+			return
+		}
+		h(w, r)
+	}
+}
+
+// writeJSON answers with body (not sent to a HEAD request r; r may be nil).
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	if r == nil || r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+// recorder records a response's status and body bytes.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+	code   claimcheck.Code
+}
+
+func (rw *recorder) WriteHeader(code int) {
+	if rw.status == 0 {
+		rw.status = code
+	}
+	rw.ResponseWriter.WriteHeader(code)
+}
+
+func (rw *recorder) Write(b []byte) (int, error) {
+	if rw.status == 0 {
+		rw.status = http.StatusOK
+	}
+	n, err := rw.ResponseWriter.Write(b)
+	rw.bytes += int64(n)
+	return n, err
+}
+
+// Flush lets the MCP handler stream.
+func (rw *recorder) Flush() {
+	if f, ok := rw.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (rw *recorder) Unwrap() http.ResponseWriter { return rw.ResponseWriter }
+
+// countingBody counts the bytes read from a request body.
+type countingBody struct {
+	io.ReadCloser
+	n int64
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n += int64(n)
+	return n, err
+}
