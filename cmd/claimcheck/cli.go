@@ -81,6 +81,10 @@ func cli(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return batchCmd(rest, stdin, stdout, stderr)
 	case "serve":
 		return serveCmd(rest, stderr)
+	case "mcp":
+		return mcpCmd(rest, stdin, stdout, stderr)
+	case "openapi":
+		return openapiCmd(rest, stdout, stderr)
 	case "tools":
 		return toolsCmd(rest, stdout, stderr)
 	case "version":
