@@ -4,18 +4,28 @@ go 1.26.0
 
 require (
 	github.com/cockroachdb/apd/v3 v3.2.3
-	github.com/getkin/kin-openapi v0.153.0
 	github.com/gowebpki/jcs v1.0.2
+)
+
+// Serving only: the MCP SDK (package mcpserver) and the Prometheus client
+// (packages metrics and service). The library packages and httpapi never
+// import them (deps_test.go checks it), so a library user's build never
+// compiles them.
+require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_golang v1.25.0
-	github.com/prometheus/client_model v0.6.3
-	github.com/prometheus/common v0.72.0
 )
 
 // Test-only: pgregory.net/rapid for the property tests of the algebraic laws;
 // github.com/santhosh-tekuri/jsonschema/v6, an independent JSON Schema
-// validator for the output documents.
+// validator for the output documents; github.com/getkin/kin-openapi, an
+// independent OpenAPI 3.1 validator for httpapi's document and every
+// conformance case's request and response; prometheus/client_model and
+// prometheus/common to parse a /metrics scrape.
 require (
+	github.com/getkin/kin-openapi v0.153.0
+	github.com/prometheus/client_model v0.6.3
+	github.com/prometheus/common v0.72.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	pgregory.net/rapid v1.3.0
 )
