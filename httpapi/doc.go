@@ -4,7 +4,8 @@
 // every timeout set, and [OpenAPI] describes the routes as an OpenAPI 3.1
 // document. The package imports only the standard library (and claimcheck's
 // own packages): metrics, access logs and the MCP transport live in the
-// packages that serve (see cmd/claimcheck), built on [Options.Observe].
+// packages that serve (metrics, mcpserver, service), built on
+// [Options.Observe].
 //
 // # Routes
 //

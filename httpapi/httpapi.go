@@ -46,8 +46,10 @@ type Options struct {
 	MaxConcurrent int
 	// MaxBufferedBytes caps the body bytes held in memory at once, summed
 	// over the execute requests being read, waiting for a turn or being
-	// checked. A request reserves its bytes as they arrive, so a stalled
-	// upload holds only what it has sent. A request that would go over
+	// checked. A request reserves buffer as its body arrives, in steps that
+	// start at 64 KiB (16 KiB without a declared length; the declared
+	// length if smaller) and double, so a stalled upload holds little more
+	// than what it has sent. A request that would go over
 	// waits for bytes to be freed, at most until its BodyTimeout, and is
 	// then answered 503 overloaded. Zero or negative means
 	// 2 × MaxConcurrent × MaxBodyBytes; a value below MaxBodyBytes is raised
