@@ -19,6 +19,7 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -190,7 +191,7 @@ type handler struct {
 	log         *slog.Logger
 	observe     func(*http.Request, Observation)
 	// serve answers the request; it is h.route except in tests.
-	serve func(*trackingWriter, *http.Request, *Observation)
+	serve func(*httpjson.Recorder, *http.Request, *Observation)
 }
 
 // ServeHTTP answers r, turns a panic into a 500 with an internal_error
@@ -200,7 +201,7 @@ type handler struct {
 // abort a response, not a bug.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	tw := &trackingWriter{ResponseWriter: w}
+	tw := &httpjson.Recorder{ResponseWriter: w}
 	var obs Observation
 	defer func() {
 		v := recover()
@@ -209,7 +210,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.log.LogAttrs(context.Background(), slog.LevelError, "httpapi: panic serving request",
 				slog.String("method", r.Method), slog.String("path", r.URL.EscapedPath()),
 				slog.Any("panic", v), slog.String("stack", string(debug.Stack())))
-			if tw.status != 0 {
+			if tw.Status != 0 {
 				// Headers are gone: all that is left is to cut the
 				// response short so the client sees it incomplete.
 				abort = true
@@ -217,12 +218,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				for k := range w.Header() {
 					w.Header().Del(k)
 				}
-				writeError(tw, http.StatusInternalServerError, &claimcheck.Error{Code: InternalError,
+				httpjson.WriteError(tw, http.StatusInternalServerError, &claimcheck.Error{Code: InternalError,
 					Position: claimcheck.NoPosition, Message: "internal error"})
 			}
 		}
 		if h.observe != nil {
-			obs.Status, obs.Code, obs.ResponseBytes = tw.status, tw.code, tw.bytes
+			obs.Status, obs.Code, obs.ResponseBytes = tw.Status, tw.Code, tw.Bytes
 			obs.Duration = time.Since(start)
 			h.observe(r, obs)
 		}
@@ -233,10 +234,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.serve(tw, r, &obs)
 }
 
-func (h *handler) route(w *trackingWriter, r *http.Request, obs *Observation) {
+func (h *handler) route(w *httpjson.Recorder, r *http.Request, obs *Observation) {
 	segs, ok := segments(r.URL)
 	if !ok || len(segs) < 2 || segs[0] != "v1" || segs[1] != "tools" {
-		writeError(w, http.StatusNotFound, &claimcheck.Error{Code: NotFound, Position: claimcheck.NoPosition,
+		httpjson.WriteError(w, http.StatusNotFound, &claimcheck.Error{Code: NotFound, Position: claimcheck.NoPosition,
 			Message: "no route for " + r.URL.EscapedPath()})
 		return
 	}
@@ -244,7 +245,7 @@ func (h *handler) route(w *trackingWriter, r *http.Request, obs *Observation) {
 	case len(segs) == 2:
 		obs.Route = RouteTools
 		if allow(w, r, "GET, HEAD") {
-			writeJSON(w, r, http.StatusOK, h.list)
+			httpjson.Write(w, r, http.StatusOK, h.list)
 		}
 		return
 	case (len(segs) == 5 || len(segs) == 6 && segs[5] == "execute") && segs[3] == "versions" && segs[2] != "" && segs[4] != "":
@@ -254,14 +255,14 @@ func (h *handler) route(w *trackingWriter, r *http.Request, obs *Observation) {
 		}
 		t, err := schema.Lookup(segs[2], segs[4])
 		if err != nil {
-			writeError(w, http.StatusNotFound, err.(*claimcheck.Error))
+			httpjson.WriteError(w, http.StatusNotFound, err.(*claimcheck.Error))
 			return
 		}
 		obs.Tool, obs.Version = t.ID, t.Version
 		if len(segs) == 5 {
 			if allow(w, r, "GET, HEAD") {
 				d, _ := t.MarshalJSON()
-				writeJSON(w, r, http.StatusOK, append(d[:len(d):len(d)], '\n'))
+				httpjson.Write(w, r, http.StatusOK, append(d[:len(d):len(d)], '\n'))
 			}
 			return
 		}
@@ -270,7 +271,7 @@ func (h *handler) route(w *trackingWriter, r *http.Request, obs *Observation) {
 		}
 		return
 	}
-	writeError(w, http.StatusNotFound, &claimcheck.Error{Code: claimcheck.UnknownTool, Position: claimcheck.NoPosition,
+	httpjson.WriteError(w, http.StatusNotFound, &claimcheck.Error{Code: claimcheck.UnknownTool, Position: claimcheck.NoPosition,
 		Message: "no tool resource at " + r.URL.EscapedPath()})
 }
 
@@ -302,7 +303,7 @@ func allow(w http.ResponseWriter, r *http.Request, methods string) bool {
 		}
 	}
 	w.Header().Set("Allow", methods)
-	writeError(w, http.StatusMethodNotAllowed, &claimcheck.Error{Code: MethodNotAllowed, Position: claimcheck.NoPosition,
+	httpjson.WriteError(w, http.StatusMethodNotAllowed, &claimcheck.Error{Code: MethodNotAllowed, Position: claimcheck.NoPosition,
 		Message: "method " + r.Method + " not allowed; allowed: " + methods})
 	return false
 }
@@ -310,7 +311,7 @@ func allow(w http.ResponseWriter, r *http.Request, methods string) bool {
 func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema.Tool, obs *Observation) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if msg := checkMediaType(ct); msg != "" {
-			writeError(w, http.StatusUnsupportedMediaType, &claimcheck.Error{Code: UnsupportedMediaType, Position: claimcheck.NoPosition, Message: msg})
+			httpjson.WriteError(w, http.StatusUnsupportedMediaType, &claimcheck.Error{Code: UnsupportedMediaType, Position: claimcheck.NoPosition, Message: msg})
 			return
 		}
 	}
@@ -318,7 +319,7 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 		// Refused unread: the server closes the connection rather than
 		// draining a body it will not use.
 		w.Header().Set("Connection", "close")
-		writeError(w, http.StatusRequestEntityTooLarge, h.tooLarge())
+		httpjson.WriteError(w, http.StatusRequestEntityTooLarge, h.tooLarge())
 		return
 	}
 	// The body is read before the request waits for a turn: a client that
@@ -331,7 +332,7 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 		if status == http.StatusServiceUnavailable {
 			w.Header().Set("Retry-After", "1")
 		}
-		writeError(w, status, e)
+		httpjson.WriteError(w, status, e)
 		return
 	}
 	if status != 0 {
@@ -349,13 +350,13 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 		if !errors.As(err, &e) {
 			panic(fmt.Sprintf("httpapi: %s returned %T, not *claimcheck.Error: %v", t.ID, err, err))
 		}
-		writeError(w, statusOf(e.Code), e)
+		httpjson.WriteError(w, statusOf(e.Code), e)
 		return
 	}
 	if h.observe != nil {
 		obs.Verdict = verdictOf(out)
 	}
-	writeJSON(w, r, http.StatusOK, append(out, '\n'))
+	httpjson.Write(w, r, http.StatusOK, append(out, '\n'))
 }
 
 func (h *handler) tooLarge() *claimcheck.Error {
@@ -489,51 +490,3 @@ func statusOf(c claimcheck.Code) int {
 	}
 	return http.StatusInternalServerError
 }
-
-func writeError(w http.ResponseWriter, status int, e *claimcheck.Error) {
-	if tw, ok := w.(*trackingWriter); ok {
-		tw.code = e.Code
-	}
-	writeJSON(w, nil, status, append(e.AppendJSON(nil), '\n'))
-}
-
-// writeJSON answers with body, leaving it out (but not its length) for a
-// HEAD request r; r may be nil for a response that is never to HEAD.
-func writeJSON(w http.ResponseWriter, r *http.Request, status int, body []byte) {
-	hd := w.Header()
-	hd.Set("Content-Type", "application/json")
-	hd.Set("X-Content-Type-Options", "nosniff")
-	hd.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	if r != nil && r.Method == http.MethodHead {
-		return
-	}
-	w.Write(body) // an error means the client is gone; nothing to do
-}
-
-// trackingWriter records the response's status, body bytes and error code.
-type trackingWriter struct {
-	http.ResponseWriter
-	status int // 0 until the header is written
-	bytes  int64
-	code   claimcheck.Code
-}
-
-func (t *trackingWriter) WriteHeader(code int) {
-	if t.status == 0 {
-		t.status = code
-	}
-	t.ResponseWriter.WriteHeader(code)
-}
-
-func (t *trackingWriter) Write(b []byte) (int, error) {
-	if t.status == 0 {
-		t.status = http.StatusOK
-	}
-	n, err := t.ResponseWriter.Write(b)
-	t.bytes += int64(n)
-	return n, err
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -344,7 +345,7 @@ func TestPanic(t *testing.T) {
 // panicking returns a handler whose routing is replaced by f.
 func panicking(log *slog.Logger, observe func(*http.Request, Observation), f func(w http.ResponseWriter)) http.Handler {
 	h := newHandler(Options{Logger: log, Observe: observe}, nil)
-	h.serve = func(w *trackingWriter, _ *http.Request, _ *Observation) { f(w) }
+	h.serve = func(w *httpjson.Recorder, _ *http.Request, _ *Observation) { f(w) }
 	return h
 }
 

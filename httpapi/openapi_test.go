@@ -16,6 +16,7 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -231,7 +232,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 // errorRecorder holds the response writeError gives.
 func errorRecorder(status int, e *claimcheck.Error) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
-	writeError(rec, status, e)
+	httpjson.WriteError(rec, status, e)
 	return rec
 }
 
@@ -251,7 +252,7 @@ func TestOpenAPIRefusesWrongDocuments(t *testing.T) {
 		{"an undocumented status", 418, `{"error":{"code":"internal_error","path":"","message":"m"}}`},
 	} {
 		rec := httptest.NewRecorder()
-		writeJSON(rec, nil, tc.status, []byte(tc.body))
+		httpjson.Write(rec, nil, tc.status, []byte(tc.body))
 		if v.response(request("POST", eq.ExecuteURL, nil), rec) == nil {
 			t.Errorf("%s: accepted", tc.reason)
 		}

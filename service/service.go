@@ -1,23 +1,3 @@
-// Package service assembles the claimcheck HTTP service that
-// "claimcheck serve" runs: the tools API (package httpapi), MCP over
-// streamable HTTP (package mcpserver), the OpenAPI document, probes,
-// Prometheus metrics (package metrics) and an optional access log, behind
-// one http.Handler.
-//
-// # Routes
-//
-//	GET  /v1/tools, /v1/tools/...   the tools API (httpapi; JSON, including every error)
-//	POST /mcp                       MCP, streamable HTTP, stateless, JSON responses
-//	GET  /openapi.json              the OpenAPI 3.1 document of the tools API (httpapi.OpenAPI)
-//	GET  /healthz                   200 {"status":"alive"} while the process serves
-//	GET  /readyz                    200 {"status":"ready"}; 503 {"status":"shutting_down"} once BeginShutdown is called
-//	GET  /metrics                   Prometheus text format
-//	GET  /                          Options.Root, when set (the playground page); else 404 not_found
-//
-// HEAD is served wherever GET is. Any other path is the tools API's, so an
-// unknown one is a 404 not_found error document. A wrong method on the
-// probes, /openapi.json or /metrics is a 405 method_not_allowed error
-// document with an Allow header. /mcp answers as the MCP SDK does.
 package service
 
 import (
@@ -25,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -35,6 +14,7 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/httpapi"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/mcpserver"
 	"github.com/claimcheck/claimcheck/metrics"
 )
@@ -118,18 +98,18 @@ func (s *Service) route(w http.ResponseWriter, r *http.Request) {
 	case p == RouteMCP:
 		s.own(w, r, RouteMCP, s.mcp)
 	case p == RouteOpenAPI:
-		s.own(w, r, p, getOnly(func(w http.ResponseWriter, r *http.Request) { writeJSON(w, r, http.StatusOK, s.openapi) }))
+		s.own(w, r, p, getOnly(func(w http.ResponseWriter, r *http.Request) { httpjson.Write(w, r, http.StatusOK, s.openapi) }))
 	case p == RouteHealthz:
 		s.own(w, r, p, getOnly(func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, r, http.StatusOK, []byte(`{"status":"alive"}`+"\n"))
+			httpjson.Write(w, r, http.StatusOK, []byte(`{"status":"alive"}`+"\n"))
 		}))
 	case p == RouteReadyz:
 		s.own(w, r, p, getOnly(func(w http.ResponseWriter, r *http.Request) {
 			if s.notReady.Load() {
-				writeJSON(w, r, http.StatusServiceUnavailable, []byte(`{"status":"shutting_down"}`+"\n"))
+				httpjson.Write(w, r, http.StatusServiceUnavailable, []byte(`{"status":"shutting_down"}`+"\n"))
 				return
 			}
-			writeJSON(w, r, http.StatusOK, []byte(`{"status":"ready"}`+"\n"))
+			httpjson.Write(w, r, http.StatusOK, []byte(`{"status":"ready"}`+"\n"))
 		}))
 	case p == RouteMetrics:
 		s.own(w, r, p, getOnly(s.metricsPage.ServeHTTP))
@@ -144,11 +124,11 @@ func (s *Service) route(w http.ResponseWriter, r *http.Request) {
 // tools API observes its requests.
 func (s *Service) own(w http.ResponseWriter, r *http.Request, route string, h http.Handler) {
 	start := time.Now()
-	rw := &recorder{ResponseWriter: w}
+	rw := &httpjson.Recorder{ResponseWriter: w}
 	body := &countingBody{ReadCloser: r.Body}
 	r.Body = body
 	defer func() {
-		s.observe(r, httpapi.Observation{Route: route, Status: rw.status, Code: rw.code, ResponseBytes: rw.bytes,
+		s.observe(r, httpapi.Observation{Route: route, Status: rw.Status, Code: rw.Code, ResponseBytes: rw.Bytes,
 			BodyBytes: body.n, Duration: time.Since(start)})
 	}()
 	h.ServeHTTP(rw, r)
@@ -187,63 +167,13 @@ func getOnly(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			e := &claimcheck.Error{Code: httpapi.MethodNotAllowed, Position: claimcheck.NoPosition,
-				Message: "method " + r.Method + " not allowed; allowed: GET, HEAD"}
-			writeJSON(w, nil, http.StatusMethodNotAllowed, append(e.AppendJSON(nil), '\n'))
-			if rw, ok := w.(*recorder); ok {
-				rw.code = e.Code
-			}
+			httpjson.WriteError(w, http.StatusMethodNotAllowed, &claimcheck.Error{Code: httpapi.MethodNotAllowed,
+				Position: claimcheck.NoPosition, Message: "method " + r.Method + " not allowed; allowed: GET, HEAD"})
 			return
 		}
 		h(w, r)
 	}
 }
-
-// writeJSON answers with body (not sent to a HEAD request r; r may be nil).
-func writeJSON(w http.ResponseWriter, r *http.Request, status int, body []byte) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	if r == nil || r.Method != http.MethodHead {
-		w.Write(body)
-	}
-}
-
-// recorder records a response's status and body bytes.
-type recorder struct {
-	http.ResponseWriter
-	status int
-	bytes  int64
-	code   claimcheck.Code
-}
-
-func (rw *recorder) WriteHeader(code int) {
-	if rw.status == 0 {
-		rw.status = code
-	}
-	rw.ResponseWriter.WriteHeader(code)
-}
-
-func (rw *recorder) Write(b []byte) (int, error) {
-	if rw.status == 0 {
-		rw.status = http.StatusOK
-	}
-	n, err := rw.ResponseWriter.Write(b)
-	rw.bytes += int64(n)
-	return n, err
-}
-
-// Flush lets the MCP handler stream.
-func (rw *recorder) Flush() {
-	if f, ok := rw.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (rw *recorder) Unwrap() http.ResponseWriter { return rw.ResponseWriter }
 
 // countingBody counts the bytes read from a request body.
 type countingBody struct {
