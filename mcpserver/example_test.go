@@ -34,7 +34,9 @@ func ExampleNew() {
 			log.Fatal(err)
 		}
 		if res.IsError {
-			var doc struct{ Error struct{ Code, Path, Message string } }
+			var doc struct {
+				Error struct{ Code, Path, Message string }
+			}
 			json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &doc)
 			fmt.Println("tool error:", doc.Error.Code, doc.Error.Path, doc.Error.Message)
 			continue
