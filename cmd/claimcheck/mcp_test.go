@@ -151,10 +151,11 @@ func TestOpenAPICommand(t *testing.T) {
 }
 
 // TestServeOperations starts "serve -access-log": the probes, the OpenAPI
-// document, MCP over HTTP and the metrics answer; SIGTERM stops it with
-// exit 0 after /readyz has stopped being ready; every request was logged.
+// document, MCP over HTTP and the metrics answer; after SIGTERM /readyz
+// answers 503 for the -shutdown-delay, then serve exits 0; every request
+// was logged.
 func TestServeOperations(t *testing.T) {
-	cmd := exec.Command(binary, "serve", "-addr", "127.0.0.1:0", "-access-log")
+	cmd := exec.Command(binary, "serve", "-addr", "127.0.0.1:0", "-access-log", "-shutdown-delay", "1s")
 	stderr, pw := io.Pipe()
 	cmd.Stderr = pw
 	if err := cmd.Start(); err != nil {
@@ -212,6 +213,15 @@ func TestServeOperations(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(5 * time.Millisecond) {
+		code, _ := get("/readyz")
+		if code == 503 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz still %d after SIGTERM", code)
+		}
+	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait(); pw.Close() }()
 	select {
@@ -223,6 +233,9 @@ func TestServeOperations(t *testing.T) {
 		t.Fatal("serve did not stop after SIGTERM")
 	}
 	log := <-rest
+	if !strings.Contains(log, `"route":"/readyz","status":503`) {
+		t.Errorf("no 503 from /readyz in the access log:\n%s", log)
+	}
 	for _, route := range []string{"/healthz", "/readyz", "/openapi.json", "/mcp", "/metrics"} {
 		if !strings.Contains(log, `"route":"`+route+`"`) {
 			t.Errorf("no access log record for %s:\n%s", route, log)

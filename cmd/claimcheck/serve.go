@@ -20,7 +20,7 @@ import (
 )
 
 const serveSynopsis = "claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes N] [-max-concurrent N] [-max-buffered-bytes N] " +
-	"[-body-timeout D] [-body-idle-timeout D] [-access-log] [-shutdown-timeout D]"
+	"[-body-timeout D] [-body-idle-timeout D] [-access-log] [-shutdown-delay D] [-shutdown-timeout D]"
 
 func serveCmd(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -31,7 +31,8 @@ func serveCmd(args []string, stderr io.Writer) int {
 	bodyTimeout := fs.Duration("body-timeout", httpapi.DefaultBodyTimeout, "answer 408 to a body not in after this long")
 	idleTimeout := fs.Duration("body-idle-timeout", httpapi.DefaultBodyIdleTimeout, "answer 408 to a body that stalls this long")
 	accessLog := fs.Bool("access-log", false, "write one JSON record per request to stderr")
-	grace := fs.Duration("shutdown-timeout", 10*time.Second, "on SIGINT or SIGTERM, wait this long for requests in flight")
+	delay := fs.Duration("shutdown-delay", 0, "on SIGINT or SIGTERM, answer /readyz 503 and go on serving this long before shutting down")
+	grace := fs.Duration("shutdown-timeout", 10*time.Second, "then wait this long for requests in flight")
 	pos, code, ok := parseFlags(fs, args, os.Stdout, stderr, serveSynopsis)
 	if !ok {
 		return code
@@ -54,15 +55,17 @@ func serveCmd(args []string, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, *addr, opts, *grace, stderr)
+	return serve(ctx, *addr, opts, *delay, *grace, stderr)
 }
 
 // serve listens on addr and serves the service until ctx is done, then
-// marks it not ready (/readyz answers 503) and shuts down gracefully. It
+// marks it not ready (/readyz answers 503), serves on for delay (so that a
+// load balancer sees it and stops sending requests), and shuts down
+// gracefully, waiting at most grace for the requests in flight. It
 // prints "claimcheck: listening on http://ADDR" with the real address (so
 // port 0 can be found) on stderr. It returns 0 after a clean shutdown and 2
 // (an I/O error) when it cannot listen or serving or the shutdown fails.
-func serve(ctx context.Context, addr string, opts service.Options, grace time.Duration, stderr io.Writer) int {
+func serve(ctx context.Context, addr string, opts service.Options, delay, grace time.Duration, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	opts.API.Logger, opts.MCP.Logger = log, log
 	ln, err := net.Listen("tcp", addr)
@@ -85,6 +88,7 @@ func serve(ctx context.Context, addr string, opts service.Options, grace time.Du
 	}
 	fmt.Fprintln(stderr, "claimcheck: shutting down")
 	svc.BeginShutdown()
+	time.Sleep(delay)
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
