@@ -398,6 +398,10 @@ func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (body []byte,
 				grow = min(grow, r.ContentLength+1-int64(cap(buf)))
 			}
 			grow = min(grow, h.maxBody+1-int64(cap(buf))) // never more than the cap needs
+			if grow <= 0 {
+				// Not reached: the body ends, or is cut at the cap, first.
+				return buf, held, http.StatusRequestEntityTooLarge, h.tooLarge()
+			}
 			if !h.budget.tryAcquire(grow) {
 				ctx, cancel := context.WithDeadline(r.Context(), hard)
 				err := h.budget.acquire(ctx, grow)
