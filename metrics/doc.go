@@ -15,8 +15,10 @@
 //	claimcheck_http_request_body_bytes{tool}                      histogram (execute requests)
 //	claimcheck_verdicts_total{tool,version,verdict}                counter
 //
-// route is the route pattern (httpapi.RouteExecute, ...; "" for a path with
-// no route), tool and version the served tool (or ""), status the response
+// route is the route pattern (httpapi.RouteTools, RouteDescriptor or
+// RouteExecute, a route of package service such as /healthz or /mcp, or ""
+// for a path with no route), tool and version the served tool (or ""),
+// status the response
 // status ("0": none was written, the client went away), verdict "valid" or
 // the output document's reason. Every label has a small, fixed set of
 // values: an unknown tool id or a random path never becomes one.
