@@ -1,16 +1,31 @@
 module github.com/claimcheck/claimcheck
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/cockroachdb/apd/v3 v3.2.3
 	github.com/gowebpki/jcs v1.0.2
 )
 
+// Serving only: the MCP SDK (package mcpserver) and the Prometheus client
+// (packages metrics and service). The library packages and httpapi never
+// import them (deps_test.go checks it), so a library user's build never
+// compiles them.
+require (
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/prometheus/client_golang v1.25.0
+)
+
 // Test-only: pgregory.net/rapid for the property tests of the algebraic laws;
 // github.com/santhosh-tekuri/jsonschema/v6, an independent JSON Schema
-// validator for the output documents.
+// validator for the output documents; github.com/getkin/kin-openapi, an
+// independent OpenAPI 3.1 validator for httpapi's document and every
+// conformance case's request and response; prometheus/client_model and
+// prometheus/common to parse a /metrics scrape.
 require (
+	github.com/getkin/kin-openapi v0.153.0
+	github.com/prometheus/client_model v0.6.3
+	github.com/prometheus/common v0.72.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	pgregory.net/rapid v1.3.0
 )
@@ -24,6 +39,22 @@ require (
 )
 
 require (
+	github.com/beorn7/perks v1.0.1 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	golang.org/x/text v0.14.0 // indirect
+	github.com/go-openapi/jsonpointer v1.0.2 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/gorilla/mux v1.8.0 // indirect
+	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
+	github.com/prometheus/procfs v0.22.0 // indirect
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	go.yaml.in/yaml/v4 v4.0.0 // indirect
+	golang.org/x/oauth2 v0.37.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
 )

@@ -1,6 +1,6 @@
 module github.com/claimcheck/claimcheck/bench
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/claimcheck/claimcheck v0.0.0

@@ -1,7 +1,11 @@
 // Package httpapi serves the claimcheck tools over HTTP: [New] returns an
 // [http.Handler] that lists the tool descriptors and executes input documents
-// with [schema.Execute], and [NewServer] wraps one in an [http.Server] with
-// every timeout set.
+// with [schema.Execute], [NewServer] wraps one in an [http.Server] with
+// every timeout set, and [OpenAPI] describes the routes as an OpenAPI 3.1
+// document. The package imports only the standard library (and claimcheck's
+// own packages): metrics, access logs and the MCP transport live in the
+// packages that serve (metrics, mcpserver, service), built on
+// [Options.Observe].
 //
 // # Routes
 //
@@ -14,21 +18,26 @@
 //
 // # Status codes
 //
-// Every response, success or failure, has Content-Type application/json and
-// X-Content-Type-Options nosniff; an error response's body is an error
-// document, {"error":{"code":...,"path":...,"message":...}}, with "position"
-// and "limit" where they apply. Nothing answers with HTML or plain text.
+// Every response of the handler, success or failure, has Content-Type
+// application/json and X-Content-Type-Options nosniff; an error response's
+// body is an error document, {"error":{"code":...,"path":...,"message":...}},
+// with "position" and "limit" where they apply. The handler never answers
+// with HTML or plain text (but see "What net/http answers first" below).
 //
 //	200  the output document (whatever its verdict), a descriptor, or the list
 //	400  invalid_input: the tool refuses the document (malformed JSON included)
 //	404  unknown_tool: an unknown tool id or version, or any other path under /v1/tools
 //	404  not_found: any path outside /v1/tools
 //	405  method_not_allowed, with an Allow header, on a route that exists
+//	408  request_timeout: the body did not arrive within [Options.BodyTimeout],
+//	     or stalled for [Options.BodyIdleTimeout]; the connection is closed
 //	413  limit_exceeded, path "", limit max_document_bytes: the body is over [Options.MaxBodyBytes]
 //	415  unsupported_media_type: a Content-Type that is sent and is not
 //	     application/json (parameters allowed; a charset must be utf-8)
 //	422  limit_exceeded: the document is over one of the tool's limits
 //	500  internal_error: a handler panicked (a bug); logged once with its stack
+//	503  overloaded, with Retry-After: the body could not be buffered within
+//	     [Options.MaxBufferedBytes] before its BodyTimeout
 //
 // The codes invalid_input, limit_exceeded and unknown_tool are the contract's
 // (docs/contract.md §5); not_found, method_not_allowed, unsupported_media_type
@@ -40,11 +49,8 @@
 // # Guarantees
 //
 // The handler is safe for concurrent use and holds no state between requests
-// beyond its concurrency slots.
-// Output and descriptor bytes are exactly those of [schema.Execute] and
-// [schema.Tool.MarshalJSON], followed by a newline. A body is read whole
-// (at most MaxBodyBytes) before it is checked; a declared Content-Length over
-// the cap is refused without reading the body. At most
-// [Options.MaxConcurrent] bodies are read and checked at once (others wait
-// their turn), so memory stays bounded however many clients connect.
+// beyond its concurrency slots and its byte budget. Output and descriptor
+// bytes are exactly those of [schema.Execute] and [schema.Tool.MarshalJSON],
+// followed by a newline. A declared Content-Length over the cap is refused
+// without reading the body.
 package httpapi

@@ -15,6 +15,7 @@ import (
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/conformance"
 	"github.com/claimcheck/claimcheck/internal/testutil"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -337,20 +338,32 @@ func TestPanic(t *testing.T) {
 	}
 }
 
-// TestPanicAfterWrite: once the response has started, the middleware can
-// only abort it (http.ErrAbortHandler), still logging once.
+// panicking returns a handler whose routing is replaced by f.
+func panicking(log *slog.Logger, observe func(*http.Request, Observation), f func(w http.ResponseWriter)) http.Handler {
+	h := newHandler(Options{Logger: log, Observe: observe}, nil)
+	h.serve = func(w *httpjson.Recorder, _ *http.Request, _ *Observation) { f(w) }
+	return h
+}
+
+// TestPanicAfterWrite: once the response has started, the handler can
+// only abort it (http.ErrAbortHandler), still logging once and observing it.
 func TestPanicAfterWrite(t *testing.T) {
 	var logBuf bytes.Buffer
-	h := recoverer(slog.New(slog.NewJSONHandler(&logBuf, nil)), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(200)
-		panic("late")
-	}))
+	var seen []Observation
+	h := panicking(slog.New(slog.NewJSONHandler(&logBuf, nil)), func(_ *http.Request, o Observation) { seen = append(seen, o) },
+		func(w http.ResponseWriter) {
+			w.WriteHeader(200)
+			panic("late")
+		})
 	defer func() {
 		if v := recover(); v != http.ErrAbortHandler {
 			t.Fatalf("recovered %v, want http.ErrAbortHandler", v)
 		}
 		if n := strings.Count(logBuf.String(), "\n"); n != 1 {
 			t.Fatalf("%d log records, want 1", n)
+		}
+		if len(seen) != 1 || seen[0].Status != 200 {
+			t.Fatalf("observations %+v, want one with status 200", seen)
 		}
 	}()
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
@@ -360,15 +373,16 @@ func TestPanicAfterWrite(t *testing.T) {
 // neither logged nor answered.
 func TestAbortHandlerPassesThrough(t *testing.T) {
 	var logBuf bytes.Buffer
-	h := recoverer(slog.New(slog.NewJSONHandler(&logBuf, nil)), http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+	h := panicking(slog.New(slog.NewJSONHandler(&logBuf, nil)), nil, func(http.ResponseWriter) {
 		panic(http.ErrAbortHandler)
-	}))
+	})
+	rec := httptest.NewRecorder()
 	defer func() {
-		if v := recover(); v != http.ErrAbortHandler || logBuf.Len() != 0 {
-			t.Fatalf("recovered %v, log %q", v, logBuf.String())
+		if v := recover(); v != http.ErrAbortHandler || logBuf.Len() != 0 || rec.Body.Len() != 0 {
+			t.Fatalf("recovered %v, log %q, body %q", v, logBuf.String(), rec.Body.String())
 		}
 	}()
-	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
 }
 
 func TestNewServer(t *testing.T) {

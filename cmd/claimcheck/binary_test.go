@@ -40,6 +40,10 @@ func TestBinary(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run("serve until "+sig.String(), func(t *testing.T) { t.Parallel(); testServe(t, bin, sig) })
 	}
+	t.Run("mcp", func(t *testing.T) { t.Parallel(); testMCPBinary(t, bin) })
+	t.Run("mcp document cap", func(t *testing.T) { t.Parallel(); testMCPBinaryDocumentCap(t, bin) })
+	t.Run("openapi", func(t *testing.T) { t.Parallel(); testOpenAPICommand(t, bin) })
+	t.Run("serve operations", func(t *testing.T) { t.Parallel(); testServeOperations(t, bin) })
 }
 
 // runBinary runs bin with stdin and returns its stdout, stderr and exit

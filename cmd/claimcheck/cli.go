@@ -51,9 +51,15 @@ invalid_input at path "" (it holds no JSON value); a line longer than
 -max-line-bytes (not counting "\n" or "\r\n") gets limit_exceeded,
 limit max_document_bytes. Lines are checked in parallel (-j, default
 the number of CPUs).`, batchCmd},
-		{"serve", serveSynopsis, `Serve the HTTP API (package httpapi) until SIGINT or SIGTERM. Prints
-"listening on http://ADDR" on stderr; -addr 127.0.0.1:0 picks a port.`,
+		{"serve", serveSynopsis, `Serve the HTTP API, the playground page at /, MCP at /mcp,
+/openapi.json, /healthz, /readyz and /metrics until SIGINT or SIGTERM.
+Prints "listening on http://ADDR" on stderr; -addr 127.0.0.1:0 picks a
+port. "serve -h" lists every flag.`,
 			func(args []string, _ io.Reader, _, stderr io.Writer) int { return serveCmd(args, stderr) }},
+		{"mcp", mcpSynopsis, `Serve the tools over the Model Context Protocol on stdin and stdout,
+for an MCP client that starts it.`, mcpCmd},
+		{"openapi", openapiSynopsis, `Print the OpenAPI 3.1 document of the HTTP API.`,
+			func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return openapiCmd(args, stdout, stderr) }},
 		{"tools", toolsSynopsis, `Print the tool descriptors as a JSON array.`, toolsCmd},
 		{"version", versionSynopsis, `Print the module version, the VCS revision and the Go version the
 binary was built from, and the tools as id@version.`, versionCmd},

@@ -94,7 +94,7 @@ func TestCommands(t *testing.T) {
 		{"help TOOL@VERSION", []string{"help", schema.RationalExpression + "@1.0.0"}, "", 0, schema.RationalExpression + "@1.0.0\n", ""},
 		{"help COMMAND is its -h", []string{"help", "batch"}, "", 0, "Usage: claimcheck batch", ""},
 		{"help help", []string{"help", "help"}, "", 0, "Usage: claimcheck help", ""},
-		{"help of nothing known", []string{"help", "nope"}, "", 2, "", "the commands are run, batch, serve, tools, version, help; the tools are " + tools},
+		{"help of nothing known", []string{"help", "nope"}, "", 2, "", "the commands are run, batch, serve, mcp, openapi, tools, version, help; the tools are " + tools},
 		{"help of an unknown version", []string{"help", eq + "@9"}, "", 2, "", "no command or tool"},
 		{"help of two things", []string{"help", "run", "batch"}, "", 2, "", "at most one"},
 

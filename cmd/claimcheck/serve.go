@@ -16,16 +16,24 @@ import (
 
 	"github.com/claimcheck/claimcheck/httpapi"
 	"github.com/claimcheck/claimcheck/internal/playground"
+	"github.com/claimcheck/claimcheck/mcpserver"
+	"github.com/claimcheck/claimcheck/service"
 )
 
-const serveSynopsis = "claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes N] [-max-concurrent N] [-shutdown-timeout D]"
+const serveSynopsis = "claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes N] [-max-concurrent N] [-max-buffered-bytes N] " +
+	"[-body-timeout D] [-body-idle-timeout D] [-access-log] [-shutdown-delay D] [-shutdown-timeout D]"
 
 func serveCmd(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `host:port` (port 0: any free port)")
 	maxBody := fs.Int64("max-body-bytes", httpapi.DefaultMaxBodyBytes, "refuse a body of more `bytes` with 413")
 	maxConc := fs.Int("max-concurrent", 0, "check at most `N` documents at once (0: 2 × GOMAXPROCS); others wait")
-	grace := fs.Duration("shutdown-timeout", 10*time.Second, "on SIGINT or SIGTERM, wait this long for requests in flight")
+	maxBuf := fs.Int64("max-buffered-bytes", 0, "hold at most `bytes` of request bodies in memory (0: 2 × max-concurrent × max-body-bytes)")
+	bodyTimeout := fs.Duration("body-timeout", httpapi.DefaultBodyTimeout, "answer 408 to a body not in after this long")
+	idleTimeout := fs.Duration("body-idle-timeout", httpapi.DefaultBodyIdleTimeout, "answer 408 to a body that stalls this long")
+	accessLog := fs.Bool("access-log", false, "write one JSON record per request to stderr")
+	delay := fs.Duration("shutdown-delay", 0, "on SIGINT or SIGTERM, answer /readyz 503 and go on serving this long before shutting down")
+	grace := fs.Duration("shutdown-timeout", 10*time.Second, "then wait this long for requests in flight")
 	pos, code, ok := parseFlags(fs, args, os.Stdout, stderr, serveSynopsis)
 	if !ok {
 		return code
@@ -38,26 +46,38 @@ func serveCmd(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "claimcheck: -max-body-bytes must be positive")
 		return exitUsage
 	}
+	opts := service.Options{
+		API: httpapi.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc, MaxBufferedBytes: *maxBuf,
+			BodyTimeout: *bodyTimeout, BodyIdleTimeout: *idleTimeout},
+		MCP: mcpserver.Options{Version: moduleVersion(), MaxDocumentBytes: *maxBody, MaxConcurrent: *maxConc},
+	}
+	if *accessLog {
+		opts.AccessLog = slog.New(slog.NewJSONHandler(stderr, nil))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, *addr, httpapi.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc}, *grace, stderr)
+	return serve(ctx, *addr, opts, *delay, *grace, stderr)
 }
 
-// serve listens on addr and serves the HTTP API until ctx is done, then
-// shuts down gracefully. It prints "claimcheck: listening on http://ADDR"
-// with the real address (so port 0 can be found) on stderr. It returns 0
-// after a clean shutdown and 2 (an I/O error) when it cannot listen or
-// serving or the shutdown fails.
-func serve(ctx context.Context, addr string, opts httpapi.Options, grace time.Duration, stderr io.Writer) int {
+// serve listens on addr and serves the service until ctx is done, then
+// marks it not ready (/readyz answers 503), serves on for delay (so that a
+// load balancer sees it and stops sending requests), and shuts down
+// gracefully, waiting at most grace for the requests in flight. It
+// prints "claimcheck: listening on http://ADDR" with the real address (so
+// port 0 can be found) on stderr. It returns 0 after a clean shutdown and 2
+// (an I/O error) when it cannot listen or serving or the shutdown fails.
+func serve(ctx context.Context, addr string, opts service.Options, delay, grace time.Duration, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	opts.Logger = log
+	opts.API.Logger, opts.MCP.Logger = log, log
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
 		return exitUsage
 	}
-	// The playground page answers GET / and /playground/…; the API the rest.
-	srv := httpapi.NewServer(addr, playground.Handler(httpapi.New(opts)))
+	svc := service.New(opts)
+	// The playground page answers GET / and /playground/…; the service the
+	// rest.
+	srv := httpapi.NewServer(addr, playground.Handler(svc))
 	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	fmt.Fprintf(stderr, "claimcheck: listening on http://%s\n", ln.Addr())
 
@@ -70,6 +90,8 @@ func serve(ctx context.Context, addr string, opts httpapi.Options, grace time.Du
 	case <-ctx.Done():
 	}
 	fmt.Fprintln(stderr, "claimcheck: shutting down")
+	svc.BeginShutdown()
+	time.Sleep(delay)
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {

@@ -77,3 +77,14 @@ func versionText(bi *debug.BuildInfo, tools []*schema.Tool) string {
 	}
 	return b.String()
 }
+
+// moduleVersion is the main module's version from the build info, as the
+// first line of versionText gives it: what the MCP server reports as its
+// version.
+func moduleVersion() string {
+	bi, _ := debug.ReadBuildInfo()
+	if bi != nil && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(unknown)"
+}

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/claimcheck/claimcheck/httpapi"
+	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/schema"
+)
+
+// mcpSession starts "claimcheck mcp args..." and connects the SDK's client
+// to it over stdio.
+func mcpSession(t *testing.T, bin string, args ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).
+		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v; stderr %s", err, stderr.String())
+	}
+	t.Cleanup(func() {
+		// Closing stdin ends the server, which must exit 0.
+		if err := cs.Close(); err != nil {
+			t.Errorf("close: %v; stderr %s", err, stderr.String())
+		}
+		if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 0 {
+			t.Errorf("mcp exit %v; stderr %s", cmd.ProcessState, stderr.String())
+		}
+	})
+	return cs
+}
+
+func mcpCall(t *testing.T, cs *mcp.ClientSession, tool string, args []byte) (text string, structured []byte, isError bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", tool, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%d contents, want 1", len(res.Content))
+	}
+	if res.StructuredContent != nil {
+		structured, _ = json.Marshal(res.StructuredContent)
+	}
+	return res.Content[0].(*mcp.TextContent).Text, structured, res.IsError
+}
+
+// TestMCPBinary runs "claimcheck mcp" as a subprocess, as an MCP client
+// would: tools/list, every seed example, a malformed input, a limit, and
+// concurrent calls.
+func testMCPBinary(t *testing.T, bin string) {
+	cs := mcpSession(t, bin)
+	ctx := context.Background()
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Tools) != len(schema.Tools()) {
+		t.Fatalf("%d tools, want %d", len(list.Tools), len(schema.Tools()))
+	}
+	byName := map[string]*mcp.Tool{}
+	for _, mt := range list.Tools {
+		byName[mt.Name] = mt
+	}
+	for i, tool := range schema.Tools() {
+		mt := byName[tool.ID]
+		if mt == nil {
+			t.Fatalf("no tool %s", tool.ID)
+		}
+		in, _ := json.Marshal(mt.InputSchema)
+		out, _ := json.Marshal(mt.OutputSchema)
+		if mt.Name != tool.ID || mt.Description != tool.Description ||
+			!conformance.JSONEqual(in, tool.InputSchema) || !conformance.JSONEqual(out, tool.OutputSchema) {
+			t.Errorf("tool %d: %s %q, schemas %s %s", i, mt.Name, mt.Description, in, out)
+		}
+	}
+
+	for _, tool := range schema.Tools() {
+		for i, ex := range tool.Examples {
+			text, structured, isError := mcpCall(t, cs, tool.ID, ex.Input)
+			if isError || !conformance.JSONEqual(structured, ex.Output) || !conformance.JSONEqual([]byte(text), ex.Output) {
+				t.Errorf("%s example %d: isError %v, structured %s, text %s; want %s", tool.ID, i, isError, structured, text, ex.Output)
+			}
+		}
+	}
+
+	eq := schema.Tools()[0]
+	for _, tc := range []struct {
+		reason, args, want string
+	}{
+		{"malformed: a duplicate member", `{"source":[1],"claim":[1],"claim":[]}`, `{"error":{"code":"invalid_input","path":"/claim","message":"duplicate member \"claim\""}}`},
+		{"over max_items", `{"source":[` + strings.Repeat("0,", 10000) + `0],"claim":[]}`, `"code":"limit_exceeded","path":"/source","limit":"max_items"`},
+	} {
+		text, structured, isError := mcpCall(t, cs, eq.ID, []byte(tc.args))
+		if !isError || structured != nil || !strings.Contains(text, tc.want) {
+			t.Errorf("%s: isError %v, structured %s, text %s; want a tool error containing %s", tc.reason, isError, structured, text, tc.want)
+		}
+	}
+
+	var wg sync.WaitGroup
+	for g := range 6 {
+		wg.Go(func() {
+			tool := schema.Tools()[g%3]
+			for i := range 5 {
+				ex := tool.Examples[i%len(tool.Examples)]
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool.ID, Arguments: json.RawMessage(ex.Input)})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got, _ := json.Marshal(res.StructuredContent)
+				if res.IsError || !conformance.JSONEqual(got, ex.Output) {
+					t.Errorf("concurrent %s: %s, want %s", tool.ID, got, ex.Output)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestMCPBinaryDocumentCap: -max-document-bytes caps a call's arguments.
+func testMCPBinaryDocumentCap(t *testing.T, bin string) {
+	cs := mcpSession(t, bin, "-max-document-bytes", "30")
+	eq := schema.Tools()[0]
+	text, _, isError := mcpCall(t, cs, eq.ID, []byte(`{"source":[1,2,3],"claim":[3,2,1]}`))
+	if !isError || !strings.Contains(text, `"limit":"max_document_bytes"`) {
+		t.Fatalf("isError %v, text %s", isError, text)
+	}
+}
+
+func testOpenAPICommand(t *testing.T, bin string) {
+	stdout, stderr, code := runBinary(t, bin, nil, "openapi")
+	if code != 0 || !bytes.Equal(stdout, httpapi.OpenAPI()) {
+		t.Fatalf("exit %d, stderr %s; stdout is not httpapi.OpenAPI()", code, stderr)
+	}
+}
+
+// TestServeOperations starts "serve -access-log": the probes, the OpenAPI
+// document, MCP over HTTP and the metrics answer; after SIGTERM /readyz
+// answers 503 for the -shutdown-delay, then serve exits 0; every request
+// was logged.
+func testServeOperations(t *testing.T, bin string) {
+	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-access-log", "-shutdown-delay", "1s")
+	stderr, pw := io.Pipe()
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill() // only if the test fails before the SIGTERM
+	sc := bufio.NewScanner(stderr)
+	var base string
+	for sc.Scan() {
+		if _, addr, ok := strings.Cut(sc.Text(), "listening on "); ok {
+			base = addr
+			break
+		}
+	}
+	if !strings.HasPrefix(base, "http://127.0.0.1:") {
+		t.Fatalf("no listening address on stderr (got %q)", base)
+	}
+	rest := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(stderr); rest <- string(b) }()
+
+	client := &http.Client{Timeout: 10 * time.Second}
+	get := func(path string) (int, string) {
+		res, err := client.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res.StatusCode, string(b)
+	}
+	if code, body := get("/healthz"); code != 200 || !strings.Contains(body, "alive") {
+		t.Errorf("/healthz: %d %s", code, body)
+	}
+	if code, body := get("/readyz"); code != 200 || !strings.Contains(body, "ready") {
+		t.Errorf("/readyz: %d %s", code, body)
+	}
+	if code, body := get("/openapi.json"); code != 200 || body != string(httpapi.OpenAPI()) {
+		t.Errorf("/openapi.json: %d", code)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: client}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq := schema.Tools()[0]
+	text, _, isError := mcpCall(t, cs, eq.ID, eq.Examples[0].Input)
+	if isError || !conformance.JSONEqual([]byte(text), eq.Examples[0].Output) {
+		t.Errorf("/mcp: %s", text)
+	}
+	cs.Close()
+	if code, body := get("/metrics"); code != 200 || !strings.Contains(body, `claimcheck_http_requests_total{route="/mcp"`) {
+		t.Errorf("/metrics: %d %.500s", code, body)
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(5 * time.Millisecond) {
+		code, _ := get("/readyz")
+		if code == 503 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz still %d after SIGTERM", code)
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait(); pw.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve after SIGTERM: %v; stderr %s", err, <-rest)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop after SIGTERM")
+	}
+	log := <-rest
+	if !strings.Contains(log, `"route":"/readyz","status":503`) {
+		t.Errorf("no 503 from /readyz in the access log:\n%s", log)
+	}
+	for _, route := range []string{"/healthz", "/readyz", "/openapi.json", "/mcp", "/metrics"} {
+		if !strings.Contains(log, `"route":"`+route+`"`) {
+			t.Errorf("no access log record for %s:\n%s", route, log)
+		}
+	}
+}

@@ -1,0 +1,270 @@
+package httpapi
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/claimcheck/claimcheck/schema"
+)
+
+// countingServer serves h and counts the requests that reached it.
+func countingServer(t *testing.T, h http.Handler) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var entered atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		entered.Add(1)
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &entered
+}
+
+// stall opens a connection and sends the headers of an execute request
+// declaring length bytes and then prefix, and nothing more.
+func stall(t *testing.T, srv *httptest.Server, length int, prefix string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	eq := schema.Tools()[0]
+	_, err = io.WriteString(c, "POST "+eq.ExecuteURL+" HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"+
+		"Content-Length: "+itoa(length)+"\r\n\r\n"+prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// waitFor polls cond every millisecond for up to 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// readResponse reads one response from c.
+func readResponse(t *testing.T, c net.Conn) (*http.Response, []byte) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	return res, body
+}
+
+// TestStalledUploadsDoNotStarve: twelve uploads that sent their headers and
+// part of their body and then stopped hold only their own connections. With
+// one check slot, a normal request is still answered at once (before any
+// stalled upload is, since their deadlines are a minute away). Before the
+// body was read ahead of the slot, the stalled uploads took every slot and
+// the normal request waited for their deadlines.
+func TestStalledUploadsDoNotStarve(t *testing.T) {
+	const stalled = 12
+	h := newHandler(Options{MaxConcurrent: 1, BodyIdleTimeout: time.Minute, BodyTimeout: time.Minute}, nil)
+	srv, entered := countingServer(t, h)
+	var conns []net.Conn
+	for range stalled {
+		conns = append(conns, stall(t, srv, 100, `{"source":`))
+	}
+	waitFor(t, "the stalled uploads to reach the handler", func() bool { return entered.Load() == stalled })
+
+	client := &http.Client{Timeout: 10 * time.Second} // a guard: the stalls last a minute
+	eq := schema.Tools()[0]
+	start := time.Now()
+	res, err := client.Post(srv.URL+eq.ExecuteURL, "application/json", strings.NewReader(`{"source":[1],"claim":[1]}`))
+	if err != nil {
+		t.Fatalf("normal request with %d stalled uploads open: %v", stalled, err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	t.Logf("answered in %v with %d stalled uploads open", time.Since(start), stalled)
+	if res.StatusCode != 200 || !strings.Contains(string(body), `"valid":true`) {
+		t.Fatalf("%d %s", res.StatusCode, body)
+	}
+	for i, c := range conns {
+		c.SetReadDeadline(time.Now())
+		if n, err := c.Read(make([]byte, 1)); n != 0 || !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("stalled upload %d was answered (%d, %v) before the normal request", i, n, err)
+		}
+	}
+}
+
+// TestStalledUploadTimesOut: an upload that stops sending for
+// BodyIdleTimeout is answered 408 request_timeout and its connection closed.
+func TestStalledUploadTimesOut(t *testing.T) {
+	h := newHandler(Options{BodyIdleTimeout: 50 * time.Millisecond}, nil)
+	srv, _ := countingServer(t, h)
+	c := stall(t, srv, 100, `{"source":`)
+	res, body := readResponse(t, c)
+	checkHeaders(t, "POST", res.Header, body)
+	if res.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(body), `"code":"request_timeout"`) || !res.Close {
+		t.Fatalf("%d close=%v %s, want 408 request_timeout and the connection closed", res.StatusCode, res.Close, body)
+	}
+	waitFor(t, "the budget to be released", func() bool { return h.budget.available() == h.budget.size })
+}
+
+// TestTrickleTimesOut: a body that keeps arriving, but too slowly to be in
+// within BodyTimeout, is answered 408 as well.
+func TestTrickleTimesOut(t *testing.T) {
+	h := newHandler(Options{BodyTimeout: 200 * time.Millisecond, BodyIdleTimeout: time.Minute}, nil)
+	srv, _ := countingServer(t, h)
+	c := stall(t, srv, 1000, `{"source":[`)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if _, err := io.WriteString(c, "1,"); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	res, body := readResponse(t, c)
+	if res.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(body), `"code":"request_timeout"`) {
+		t.Fatalf("%d %s, want 408 request_timeout", res.StatusCode, body)
+	}
+}
+
+// TestSlowCheckAfterBody: the read deadlines end with the body; a check
+// that outlasts BodyIdleTimeout is still answered.
+func TestSlowCheckAfterBody(t *testing.T) {
+	h := newHandler(Options{BodyIdleTimeout: 20 * time.Millisecond}, func(tool *schema.Tool, in []byte) ([]byte, error) {
+		time.Sleep(100 * time.Millisecond)
+		return tool.Execute(in)
+	})
+	srv, _ := countingServer(t, h)
+	eq := schema.Tools()[0]
+	res, err := srv.Client().Post(srv.URL+eq.ExecuteURL, "application/json", strings.NewReader(`{"source":[1],"claim":[1]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("%d %s", res.StatusCode, body)
+	}
+}
+
+// TestBufferedBytesBudget: body bytes in memory are capped by
+// MaxBufferedBytes, and a body is held until its check is done. While one
+// request being checked holds the whole budget, another waits for it until
+// its BodyTimeout and is answered 503 overloaded; once the first is done,
+// requests are served again, and every byte is given back.
+func TestBufferedBytesBudget(t *testing.T) {
+	release := make(chan struct{})
+	h := newHandler(Options{MaxBodyBytes: 100, MaxBufferedBytes: 1, BodyTimeout: 50 * time.Millisecond},
+		func(tool *schema.Tool, in []byte) ([]byte, error) {
+			if len(in) == 100 {
+				<-release
+			}
+			return tool.Execute(in)
+		})
+	total := h.budget.size
+	if total != 101 {
+		t.Fatalf("budget %d, want MaxBodyBytes+1 = 101", total)
+	}
+	srv, _ := countingServer(t, h)
+	eq := schema.Tools()[0]
+	post := func(doc string) (*http.Response, []byte) {
+		res, err := srv.Client().Post(srv.URL+eq.ExecuteURL, "application/json", strings.NewReader(doc))
+		if err != nil {
+			t.Error(err)
+			return nil, nil
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res, body
+	}
+	small := `{"source":[1],"claim":[1]}`
+	held := make(chan int, 1)
+	go func() {
+		res, _ := post(small + strings.Repeat(" ", 100-len(small)))
+		if res != nil {
+			held <- res.StatusCode
+		}
+		close(held)
+	}()
+	waitFor(t, "the first request to hold the budget", func() bool { return h.budget.available() == 0 })
+
+	res, body := post(small)
+	checkHeaders(t, "POST", res.Header, body)
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || !strings.Contains(string(body), `"code":"overloaded"`) {
+		t.Fatalf("%d Retry-After %q %s, want 503 overloaded with Retry-After", res.StatusCode, res.Header.Get("Retry-After"), body)
+	}
+	close(release)
+	if code := <-held; code != 200 {
+		t.Fatalf("the request holding the budget: %d", code)
+	}
+	waitFor(t, "the budget to be released", func() bool { return h.budget.available() == total })
+	if res, body := post(small); res.StatusCode != 200 {
+		t.Fatalf("after the release: %d %s", res.StatusCode, body)
+	}
+	if free := h.budget.available(); free != total {
+		t.Fatalf("budget %d free after the requests, want %d", free, total)
+	}
+}
+
+// TestBudget: first come first served, a large waiter is not overtaken, and
+// a waiter that gives up takes nothing and lets the next one in.
+func TestBudget(t *testing.T) {
+	b := newBudget(10)
+	if !b.tryAcquire(8) || b.tryAcquire(3) {
+		t.Fatal("tryAcquire: 8 of 10 then 3 must fail")
+	}
+	big := make(chan error, 1)
+	go func() { big <- b.acquire(context.Background(), 10) }()
+	waitFor(t, "the large waiter to queue", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return b.waiters.Len() == 1 })
+	if b.tryAcquire(1) {
+		t.Fatal("a small request overtook a waiting large one")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	small := make(chan error, 1)
+	go func() { small <- b.acquire(ctx, 1) }()
+	waitFor(t, "the small waiter to queue", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return b.waiters.Len() == 2 })
+	cancel()
+	if err := <-small; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled waiter: %v", err)
+	}
+	b.release(8)
+	if err := <-big; err != nil {
+		t.Fatal(err)
+	}
+	b.release(10)
+	if b.available() != 10 || b.waiters.Len() != 0 {
+		t.Fatalf("free %d, %d waiters; want 10, 0", b.available(), b.waiters.Len())
+	}
+}
+
+// available returns the free bytes.
+func (b *budget) available() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.free
+}

@@ -1,0 +1,75 @@
+// Package httpjson writes the JSON responses of claimcheck's HTTP handlers
+// (packages httpapi and service) and records what they wrote, so that both
+// answer alike: Content-Type application/json, X-Content-Type-Options
+// nosniff, an exact Content-Length, and error documents from
+// [claimcheck.Error.AppendJSON].
+package httpjson
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/claimcheck/claimcheck"
+)
+
+// Write answers with status and body, leaving the body (but not its
+// length) out for a HEAD request r; r may be nil for a response that is
+// never to HEAD.
+func Write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	if r != nil && r.Method == http.MethodHead {
+		return
+	}
+	w.Write(body) // an error means the client is gone; nothing to do
+}
+
+// WriteError answers with status and e's error document and a newline,
+// and records e's code when w is a *Recorder.
+func WriteError(w http.ResponseWriter, status int, e *claimcheck.Error) {
+	if rec, ok := w.(*Recorder); ok {
+		rec.Code = e.Code
+	}
+	Write(w, nil, status, append(e.AppendJSON(nil), '\n'))
+}
+
+// A Recorder passes a response through and records its status, body bytes
+// and, when WriteError wrote it, its error code.
+type Recorder struct {
+	http.ResponseWriter
+	Status int   // 0 until the header is written
+	Bytes  int64 // body bytes written
+	Code   claimcheck.Code
+}
+
+// WriteHeader records the first status written.
+func (r *Recorder) WriteHeader(code int) {
+	if r.Status == 0 {
+		r.Status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+// Write counts the bytes written.
+func (r *Recorder) Write(b []byte) (int, error) {
+	if r.Status == 0 {
+		r.Status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.Bytes += int64(n)
+	return n, err
+}
+
+// Flush flushes the underlying writer, if it can be (the MCP handler
+// streams).
+func (r *Recorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (r *Recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

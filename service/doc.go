@@ -1,0 +1,21 @@
+// Package service assembles the claimcheck HTTP service that
+// "claimcheck serve" runs: the tools API (package httpapi), MCP over
+// streamable HTTP (package mcpserver), the OpenAPI document, probes,
+// Prometheus metrics (package metrics) and an optional access log, behind
+// one http.Handler.
+//
+// # Routes
+//
+//	GET  /v1/tools, /v1/tools/...   the tools API (httpapi; JSON, including every error)
+//	POST /mcp                       MCP, streamable HTTP, stateless, JSON responses
+//	GET  /openapi.json              the OpenAPI 3.1 document of the tools API (httpapi.OpenAPI)
+//	GET  /healthz                   200 {"status":"alive"} while the process serves
+//	GET  /readyz                    200 {"status":"ready"}; 503 {"status":"shutting_down"} once BeginShutdown is called
+//	GET  /metrics                   Prometheus text format
+//	GET  /                          Options.Root, when set (the playground page); else 404 not_found
+//
+// HEAD is served wherever GET is. Any other path is the tools API's, so an
+// unknown one is a 404 not_found error document. A wrong method on the
+// probes, /openapi.json or /metrics is a 405 method_not_allowed error
+// document with an Allow header. /mcp answers as the MCP SDK does.
+package service

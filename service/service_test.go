@@ -1,0 +1,295 @@
+package service_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/claimcheck/claimcheck/httpapi"
+	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/schema"
+	"github.com/claimcheck/claimcheck/service"
+)
+
+// syncBuffer is a bytes.Buffer safe for the concurrent writes of a logger.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func do(t *testing.T, srv *httptest.Server, method, path, body string) (*http.Response, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, srv.URL+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	return res, b
+}
+
+func TestRoutes(t *testing.T) {
+	root := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<!doctype html><title>playground</title>")
+	})
+	svc := service.New(service.Options{Root: root})
+	srv := httptest.NewServer(svc)
+	defer srv.Close()
+	eq := schema.Tools()[0]
+	tests := []struct {
+		reason, method, path, body string
+		status                     int
+		contentType, contains      string
+	}{
+		{"alive", "GET", "/healthz", "", 200, "application/json", `{"status":"alive"}`},
+		{"ready", "GET", "/readyz", "", 200, "application/json", `{"status":"ready"}`},
+		{"HEAD of a probe", "HEAD", "/healthz", "", 200, "application/json", ""},
+		{"probes are read-only", "POST", "/healthz", "", 405, "application/json", `"code":"method_not_allowed"`},
+		{"the OpenAPI document", "GET", "/openapi.json", "", 200, "application/json", `"openapi": "3.1.0"`},
+		{"metrics", "GET", "/metrics", "", 200, "text/plain; version=0.0.4; charset=utf-8; escaping=underscores", "claimcheck_http_requests_in_flight"},
+		{"the root page", "GET", "/", "", 200, "text/html; charset=utf-8", "playground"},
+		{"the root page is read-only", "DELETE", "/", "", 405, "application/json", `"code":"method_not_allowed"`},
+		{"the tools API", "POST", eq.ExecuteURL, `{"source":[1],"claim":[1]}`, 200, "application/json", `"valid":true`},
+		{"any other path is the API's 404", "GET", "/index.html", "", 404, "application/json", `"code":"not_found"`},
+	}
+	for _, tc := range tests {
+		if tc.reason == "" {
+			t.Fatal("every row needs a reason")
+		}
+		res, body := do(t, srv, tc.method, tc.path, tc.body)
+		if res.StatusCode != tc.status || res.Header.Get("Content-Type") != tc.contentType || !strings.Contains(string(body), tc.contains) {
+			t.Errorf("%s: %d %q %.200s; want %d %q containing %q", tc.reason, res.StatusCode, res.Header.Get("Content-Type"), body, tc.status, tc.contentType, tc.contains)
+		}
+	}
+	if _, body := do(t, srv, "GET", "/openapi.json", ""); !bytes.Equal(body, httpapi.OpenAPI()) {
+		t.Error("/openapi.json is not httpapi.OpenAPI()")
+	}
+}
+
+// TestNoRoot: without a Root handler, "/" is the API's not_found.
+func TestNoRoot(t *testing.T) {
+	srv := httptest.NewServer(service.New(service.Options{}))
+	defer srv.Close()
+	if res, body := do(t, srv, "GET", "/", ""); res.StatusCode != 404 || !strings.Contains(string(body), `"code":"not_found"`) {
+		t.Fatalf("%d %s", res.StatusCode, body)
+	}
+}
+
+// TestReadyz: /readyz turns 503 once shutdown begins; /healthz and the API
+// go on.
+func TestReadyz(t *testing.T) {
+	svc := service.New(service.Options{})
+	srv := httptest.NewServer(svc)
+	defer srv.Close()
+	if res, _ := do(t, srv, "GET", "/readyz", ""); res.StatusCode != 200 {
+		t.Fatalf("readyz %d before shutdown", res.StatusCode)
+	}
+	svc.BeginShutdown()
+	if res, body := do(t, srv, "GET", "/readyz", ""); res.StatusCode != 503 || !strings.Contains(string(body), "shutting_down") {
+		t.Fatalf("readyz after BeginShutdown: %d %s", res.StatusCode, body)
+	}
+	if res, _ := do(t, srv, "GET", "/healthz", ""); res.StatusCode != 200 {
+		t.Fatalf("healthz after BeginShutdown: %d", res.StatusCode)
+	}
+	if res, _ := do(t, srv, "GET", "/v1/tools", ""); res.StatusCode != 200 {
+		t.Fatalf("the API after BeginShutdown: %d", res.StatusCode)
+	}
+}
+
+// scrape fetches /metrics and parses it.
+func scrape(t *testing.T, srv *httptest.Server) map[string]*dto.MetricFamily {
+	t.Helper()
+	res, body := do(t, srv, "GET", "/metrics", "")
+	if res.StatusCode != 200 {
+		t.Fatalf("/metrics: %d", res.StatusCode)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fams
+}
+
+// value returns the counter, gauge or histogram count of the family's
+// series with exactly these labels, or -1.
+func value(fams map[string]*dto.MetricFamily, name string, labels map[string]string) float64 {
+	f := fams[name]
+	if f == nil {
+		return -1
+	}
+next:
+	for _, m := range f.Metric {
+		got := map[string]string{}
+		for _, l := range m.Label {
+			got[l.GetName()] = l.GetValue()
+		}
+		for k, v := range labels {
+			if got[k] != v {
+				continue next
+			}
+		}
+		switch {
+		case m.Counter != nil:
+			return m.Counter.GetValue()
+		case m.Gauge != nil:
+			return m.Gauge.GetValue()
+		case m.Histogram != nil:
+			return float64(m.Histogram.GetSampleCount())
+		}
+	}
+	return -1
+}
+
+// TestMetricsAfterTraffic sends requests of every kind and checks the
+// scrape: requests by route, tool, version and status, latency and body
+// size per tool, verdicts by reason, in-flight.
+func TestMetricsAfterTraffic(t *testing.T) {
+	srv := httptest.NewServer(service.New(service.Options{}))
+	defer srv.Close()
+	eq := schema.Tools()[0]
+	rat, _ := schema.Lookup(schema.RationalExpression, "")
+	valid := `{"source":[1],"claim":[1]}`
+	for range 3 {
+		do(t, srv, "POST", eq.ExecuteURL, valid)
+	}
+	do(t, srv, "POST", eq.ExecuteURL, `{"source":[1,1],"claim":[1]}`)
+	do(t, srv, "POST", eq.ExecuteURL, `{"source":`)
+	do(t, srv, "POST", rat.ExecuteURL, `{"expression":"1/0","claimed_value":"1","require_canonical":true}`)
+	do(t, srv, "POST", "/v1/tools/attacker-chosen/versions/1/execute", valid)
+	do(t, srv, "GET", "/healthz", "")
+
+	fams := scrape(t, srv)
+	exec := httpapi.RouteExecute
+	for _, tc := range []struct {
+		reason string
+		name   string
+		labels map[string]string
+		want   float64
+	}{
+		{"valid executes", "claimcheck_http_requests_total", map[string]string{"route": exec, "tool": eq.ID, "version": eq.Version, "status": "200"}, 4},
+		{"invalid documents", "claimcheck_http_requests_total", map[string]string{"route": exec, "tool": eq.ID, "version": eq.Version, "status": "400"}, 1},
+		{"an unknown tool is not a label", "claimcheck_http_requests_total", map[string]string{"route": exec, "tool": "", "version": "", "status": "404"}, 1},
+		{"the service's own routes", "claimcheck_http_requests_total", map[string]string{"route": "/healthz", "tool": "", "status": "200"}, 1},
+		{"valid verdicts", "claimcheck_verdicts_total", map[string]string{"tool": eq.ID, "version": eq.Version, "verdict": "valid"}, 3},
+		{"mismatch verdicts", "claimcheck_verdicts_total", map[string]string{"tool": eq.ID, "verdict": "claim_mismatch"}, 1},
+		{"rational verdicts", "claimcheck_verdicts_total", map[string]string{"tool": rat.ID, "verdict": "division_by_zero"}, 1},
+		{"latency per tool", "claimcheck_http_request_duration_seconds", map[string]string{"route": exec, "tool": eq.ID}, 5},
+		{"body bytes per tool", "claimcheck_http_request_body_bytes", map[string]string{"tool": eq.ID}, 5},
+		{"in flight: the scrape itself", "claimcheck_http_requests_in_flight", nil, 1},
+	} {
+		if tc.reason == "" {
+			t.Fatal("every row needs a reason")
+		}
+		if got := value(fams, tc.name, tc.labels); got != tc.want {
+			t.Errorf("%s: %s%v = %v, want %v", tc.reason, tc.name, tc.labels, got, tc.want)
+		}
+	}
+	if fams["go_goroutines"] == nil || fams["process_open_fds"] == nil {
+		t.Error("no Go runtime or process metrics")
+	}
+	for _, m := range fams["claimcheck_http_requests_total"].Metric {
+		for _, l := range m.Label {
+			if strings.Contains(l.GetValue(), "attacker") {
+				t.Errorf("a request's path became a label value: %v", m.Label)
+			}
+		}
+	}
+}
+
+// TestAccessLog: one JSON record per request with method, route, status,
+// duration and bytes.
+func TestAccessLog(t *testing.T) {
+	var logBuf syncBuffer
+	srv := httptest.NewServer(service.New(service.Options{AccessLog: slog.New(slog.NewJSONHandler(&logBuf, nil))}))
+	defer srv.Close()
+	eq := schema.Tools()[0]
+	_, body := do(t, srv, "POST", eq.ExecuteURL, `{"source":[1,1],"claim":[1]}`)
+	do(t, srv, "GET", "/readyz", "")
+	sc := bufio.NewScanner(strings.NewReader(logBuf.String()))
+	var recs []map[string]any
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("not a JSON record: %s", sc.Bytes())
+		}
+		recs = append(recs, m)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2:\n%s", len(recs), logBuf.String())
+	}
+	r := recs[0]
+	if r["msg"] != "request" || r["method"] != "POST" || r["route"] != httpapi.RouteExecute || r["status"] != 200.0 ||
+		r["tool"] != eq.ID || r["verdict"] != "claim_mismatch" || r["bytes"] != float64(len(body)) || r["body_bytes"] != 28.0 {
+		t.Errorf("execute record %v", r)
+	}
+	if d, ok := r["duration"].(float64); !ok || d <= 0 {
+		t.Errorf("duration %v", r["duration"])
+	}
+	if r := recs[1]; r["route"] != "/readyz" || r["status"] != 200.0 || r["method"] != "GET" {
+		t.Errorf("readyz record %v", r)
+	}
+}
+
+// TestMCP: /mcp serves the tools over streamable HTTP.
+func TestMCP(t *testing.T) {
+	srv := httptest.NewServer(service.New(service.Options{}))
+	defer srv.Close()
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", HTTPClient: srv.Client()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil || len(list.Tools) != len(schema.Tools()) {
+		t.Fatalf("tools/list: %v", err)
+	}
+	eq := schema.Tools()[0]
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: eq.ID, Arguments: json.RawMessage(eq.Examples[1].Input)})
+	if err != nil || res.IsError {
+		t.Fatalf("tools/call: %v %+v", err, res)
+	}
+	got, _ := json.Marshal(res.StructuredContent)
+	if !conformance.JSONEqual(got, eq.Examples[1].Output) {
+		t.Fatalf("structuredContent %s, want %s", got, eq.Examples[1].Output)
+	}
+}
