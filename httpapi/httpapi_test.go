@@ -14,8 +14,8 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/conformance"
-	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/internal/httpjson"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
 )
 

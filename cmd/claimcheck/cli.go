@@ -59,7 +59,9 @@ port. "serve -h" lists every flag.`,
 		{"mcp", mcpSynopsis, `Serve the tools over the Model Context Protocol on stdin and stdout,
 for an MCP client that starts it.`, mcpCmd},
 		{"openapi", openapiSynopsis, `Print the OpenAPI 3.1 document of the HTTP API.`,
-			func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return openapiCmd(args, stdout, stderr) }},
+			func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+				return openapiCmd(args, stdout, stderr)
+			}},
 		{"tools", toolsSynopsis, `Print the tool descriptors as a JSON array.`, toolsCmd},
 		{"version", versionSynopsis, `Print the module version, the VCS revision and the Go version the
 binary was built from, and the tools as id@version.`, versionCmd},
