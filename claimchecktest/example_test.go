@@ -77,6 +77,6 @@ func ExampleRationalCanonical() {
 	fmt.Println(claimchecktest.RationalCanonical(t, "6/4", "6/4"))
 	// Output:
 	// true
-	// FAIL: claimchecktest.RationalCanonical: 6/4 has the right value but is not in canonical form; write 3/2
+	// FAIL: claimchecktest.RationalCanonical: 6/4 is the right value in the wrong form; write 3/2
 	// false
 }

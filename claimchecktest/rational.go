@@ -64,7 +64,7 @@ func rationalReport(helper string, in rational.Input, res rational.Result) strin
 		fmt.Fprintf(&b, "the expression divides by zero: the divisor %s is 0\n", oneLine(d.DivisorText))
 		b.WriteString(caret(in.Expression, d.Position, divisorSpan(in.Expression, d.Position, d.DivisorText)))
 	case res.Reason == rational.NotCanonical:
-		fmt.Fprintf(&b, "%s has the right value but is not in canonical form; write %s", in.ClaimedValue, d.CanonicalClaim.String())
+		fmt.Fprintf(&b, "%s is the right value in the wrong form; write %s", in.ClaimedValue, d.CanonicalClaim.String())
 	default:
 		fmt.Fprintf(&b, "the expression is not %s\n", in.ClaimedValue)
 		rows := [][]string{

@@ -1,9 +1,10 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"fmt"
-	"io"
 	"net/http/httptest"
+	"sort"
 	"strings"
 
 	"github.com/claimcheck/claimcheck/httpapi"
@@ -21,12 +22,54 @@ func ExampleNew() {
 		panic(err)
 	}
 	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
+	var doc struct {
+		Valid       bool
+		Discrepancy json.RawMessage
+	}
+	json.NewDecoder(res.Body).Decode(&doc)
 	fmt.Println(res.StatusCode, res.Header.Get("Content-Type"))
-	fmt.Print(string(body))
+	fmt.Println(doc.Valid, string(doc.Discrepancy))
 	// Output:
 	// 200 application/json
-	// {"valid":false,"reason":"claim_mismatch","discrepancy":{"path":"/source/0","expected":"2","actual":"1"},"reference_version":"ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"}
+	// false {"path":"/source/0","expected":"2","actual":"1"}
+}
+
+// NewServer wraps a handler in an http.Server with every timeout and the
+// header cap set, for serving the tools to the network.
+func ExampleNewServer() {
+	srv := httpapi.NewServer("127.0.0.1:8080", httpapi.New(httpapi.Options{}))
+	fmt.Println(srv.Addr, srv.ReadHeaderTimeout > 0, srv.ReadTimeout > 0, srv.IdleTimeout > 0, srv.MaxHeaderBytes > 0)
+	// To serve: log.Fatal(srv.ListenAndServe())
+	// Output:
+	// 127.0.0.1:8080 true true true true
+}
+
+// OpenAPI is the OpenAPI 3.1 document of the routes, built from the tool
+// descriptors; "claimcheck serve" answers it at GET /openapi.json.
+func ExampleOpenAPI() {
+	var doc struct {
+		OpenAPI string
+		Paths   map[string]json.RawMessage
+	}
+	json.Unmarshal(httpapi.OpenAPI(), &doc)
+	paths := make([]string, 0, len(doc.Paths))
+	for p := range doc.Paths {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	fmt.Println(doc.OpenAPI)
+	for _, p := range paths {
+		fmt.Println(p)
+	}
+	// Output:
+	// 3.1.0
+	// /v1/tools
+	// /v1/tools/multiset-difference-check/versions/1.0.0
+	// /v1/tools/multiset-difference-check/versions/1.0.0/execute
+	// /v1/tools/multiset-equality-check/versions/1.0.0
+	// /v1/tools/multiset-equality-check/versions/1.0.0/execute
+	// /v1/tools/rational-expression-check/versions/1.0.0
+	// /v1/tools/rational-expression-check/versions/1.0.0/execute
 }
 
 // A document the tool refuses is answered with an error document: 400 for
