@@ -217,7 +217,7 @@ func testServe(t *testing.T, bin string, sig os.Signal) {
 		if res.StatusCode != 400 || res.Header.Get("Content-Type") != "application/json" {
 			t.Errorf("bad body: %d %s", res.StatusCode, body)
 		}
-		if e := parseErrorDoc(t, body); e.Code != "invalid_input" || e.Path != "" {
+		if e := conformance.ParseErrorDoc(t, body); e.Code != "invalid_input" || e.Path != "" {
 			t.Errorf("bad body: %s", body)
 		}
 	}

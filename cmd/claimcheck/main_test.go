@@ -25,29 +25,6 @@ func runCLI(stdin []byte, args ...string) (stdout, stderr string, code int) {
 	return o.String(), e.String(), code
 }
 
-// parseErrorDoc decodes an error document into an *claimcheck.Error; it fails
-// the test when doc is not one.
-func parseErrorDoc(t testing.TB, doc []byte) *claimcheck.Error {
-	t.Helper()
-	var d struct {
-		Error *struct {
-			Code     string  `json:"code"`
-			Path     *string `json:"path"`
-			Position *int    `json:"position"`
-			Limit    string  `json:"limit"`
-			Message  string  `json:"message"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal(doc, &d); err != nil || d.Error == nil || d.Error.Path == nil {
-		t.Fatalf("not an error document: %.300s", doc)
-	}
-	e := &claimcheck.Error{Code: claimcheck.Code(d.Error.Code), Path: *d.Error.Path, Position: claimcheck.NoPosition, Limit: d.Error.Limit, Message: d.Error.Message}
-	if d.Error.Position != nil {
-		e.Position = *d.Error.Position
-	}
-	return e
-}
-
 // checkAnswer compares one answer document with a case.
 func checkAnswer(t testing.TB, c conformance.Case, doc []byte) {
 	t.Helper()
@@ -57,7 +34,7 @@ func checkAnswer(t testing.TB, c conformance.Case, doc []byte) {
 		}
 		return
 	}
-	conformance.CheckError(t, c, parseErrorDoc(t, doc))
+	conformance.CheckError(t, c, conformance.ParseErrorDoc(t, doc))
 }
 
 // wantValid reads the verdict of a case's output document with
@@ -292,7 +269,7 @@ func TestBatchLines(t *testing.T) {
 					}
 					return
 				}
-				e := parseErrorDoc(t, []byte(answers[i]))
+				e := conformance.ParseErrorDoc(t, []byte(answers[i]))
 				if e.Code != w.code || e.Path != w.path || e.Limit != w.limit || e.Position != claimcheck.NoPosition || w.msg != "" && e.Message != w.msg {
 					t.Errorf("line %d: %s, want %+v", i+1, answers[i], w)
 				}
