@@ -358,13 +358,15 @@ func ratString(x *rational.Rat) string {
 	return x.String()
 }
 
+// textRow is an input whose answer must give the text want.
+type textRow struct {
+	reason string
+	in     rational.Input
+	want   string
+}
+
 func TestResultJSON(t *testing.T) {
-	type jsonRow struct {
-		reason string
-		in     rational.Input
-		want   string
-	}
-	testutil.Run(t, []jsonRow{
+	testutil.Run(t, []textRow{
 		{"valid: nulls for reason and discrepancy", in("1 + 1/2", "3/2", true),
 			`{"valid":true,"reason":null,"value":"3/2","first_discrepancy":null,"reference_version":"` + rational.ReferenceVersion + `"}`},
 		{"mismatch: position and divisor_text null", in("1/3 - 1/2", "1/6", true),
@@ -373,7 +375,7 @@ func TestResultJSON(t *testing.T) {
 			`{"valid":false,"reason":"not_canonical","value":"1/2","first_discrepancy":{"field":"claimed_value","claimed_value":"2/4","canonical_claim":"1/2","actual_value":"1/2","difference":"0","position":null,"divisor_text":null},"reference_version":"` + rational.ReferenceVersion + `"}`},
 		{"division by zero: value, actual_value and difference null; newline escaped", in("1/(\n2-2)", "2/4", false),
 			`{"valid":false,"reason":"division_by_zero","value":null,"first_discrepancy":{"field":"expression","claimed_value":"2/4","canonical_claim":"1/2","actual_value":null,"difference":null,"position":1,"divisor_text":"(\n2-2)"},"reference_version":"` + rational.ReferenceVersion + `"}`},
-	}, func(t *testing.T, tc jsonRow) {
+	}, func(t *testing.T, tc textRow) {
 		res, err := rational.CheckRational(tc.in, rational.Limits{})
 		if err != nil {
 			t.Fatal(err)
@@ -390,17 +392,12 @@ func TestResultJSON(t *testing.T) {
 }
 
 func TestResultErr(t *testing.T) {
-	type errRow struct {
-		reason string
-		in     rational.Input
-		want   string
-	}
-	testutil.Run(t, []errRow{
+	testutil.Run(t, []textRow{
 		{"mismatch", in("1 + 1/2", "1/2", true), "1 + 1/2 = 3/2, not 1/2 claimed (difference 1)"},
 		{"division by zero", in("1/(2-2) + 1", "1", true), "division by zero at position 1: divisor (2-2) is 0"},
 		{"not canonical", in("2/4", "2/4", true), "2/4 = 1/2, claimed as 2/4, which is not in canonical form"},
 		{"newlines become spaces", in("1/(2\n-2)", "1", true), "division by zero at position 1: divisor (2 -2) is 0"},
-	}, func(t *testing.T, tc errRow) {
+	}, func(t *testing.T, tc textRow) {
 		res, err := rational.CheckRational(tc.in, rational.Limits{})
 		if err != nil {
 			t.Fatal(err)
