@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/claimcheck/claimcheck/claimchecktest"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/ from the current reports")
@@ -68,10 +69,11 @@ func TestValidClaimsPass(t *testing.T) {
 	for i, x := range big {
 		bigAny[i] = float64(x)
 	}
-	rows := []struct {
+	type row struct {
 		reason string
 		check  func(t testing.TB) bool
-	}{
+	}
+	rows := []row{
 		{"typed []int", func(t testing.TB) bool { return claimchecktest.Equality(t, []int{1, 2, 2}, []int{2, 1, 2}) }},
 		{"typed []string", func(t testing.TB) bool { return claimchecktest.Equality(t, []string{"a", "b"}, []string{"b", "a"}) }},
 		{"JSON-decoded []any", func(t testing.TB) bool {
@@ -100,15 +102,12 @@ func TestValidClaimsPass(t *testing.T) {
 			return claimchecktest.Difference(t, big, big[:25000], big[25000:], nil)
 		}},
 	}
-	for _, r := range rows {
-		if r.reason == "" {
-			t.Fatal("row without a reason")
-		}
+	testutil.Run(t, rows, func(t *testing.T, r row) {
 		ok, report := run(r.check)
 		if !ok || report != "" {
-			t.Errorf("%s: returned %v, reported %q", r.reason, ok, report)
+			t.Errorf("returned %v, reported %q", ok, report)
 		}
-	}
+	})
 }
 
 // golden compares got with testdata/name.golden, or rewrites it with -update.
@@ -138,10 +137,11 @@ func TestReports(t *testing.T) {
 		many[i] = i
 	}
 	long := make([]int, 25)
-	rows := []struct {
-		name, reason string
+	type row struct {
+		name, reason string // name: the golden file's, testdata/name.golden
 		check        func(t testing.TB) bool
-	}{
+	}
+	rows := []row{
 		{"equality-every-value", "every differing value, in contract order, aligned; strings and numbers apart",
 			func(t testing.TB) bool {
 				return claimchecktest.Equality(t, []any{2, 2, "2", 3, 3, 5}, []any{2, "x", 3, 3, 7, 7})
@@ -181,18 +181,13 @@ func TestReports(t *testing.T) {
 				return claimchecktest.Difference(t, []any{1}, []any{}, []any{1}, []any{"\xff"})
 			}},
 	}
-	for _, r := range rows {
-		t.Run(r.name, func(t *testing.T) {
-			if r.reason == "" {
-				t.Fatal("row without a reason")
-			}
-			ok, report := run(r.check)
-			if ok || report == "" || strings.Contains(report, "\n---\n") {
-				t.Fatalf("%s: returned %v with report %q; want false and one report", r.reason, ok, report)
-			}
-			golden(t, r.name, report)
-		})
-	}
+	testutil.Run(t, rows, func(t *testing.T, r row) {
+		ok, report := run(r.check)
+		if ok || report == "" || strings.Contains(report, "\n---\n") {
+			t.Fatalf("%s: returned %v with report %q; want false and one report", r.name, ok, report)
+		}
+		golden(t, r.name, report)
+	})
 }
 
 // TestEqualityNamesEveryDifferingValue: the report lists every value whose

@@ -1,48 +1,13 @@
 package multiset_test
 
 import (
-	"encoding/json"
-	"math/rand/v2"
 	"strconv"
 	"testing"
 
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/multiset"
 )
-
-// mixedScalars returns n scalars drawn from a seeded generator: mostly
-// integers, doubles and short strings (with repeats), a few nulls and
-// booleans, some numbers as json.Number literals.
-func mixedScalars(n int, seed uint64) []any {
-	rng := rand.New(rand.NewPCG(seed, 0x6d756c7469736574))
-	xs := make([]any, n)
-	for i := range xs {
-		switch k := rng.IntN(100); {
-		case k < 35:
-			xs[i] = rng.IntN(n)
-		case k < 55:
-			xs[i] = float64(rng.IntN(n)) / 8
-		case k < 65:
-			xs[i] = json.Number(strconv.FormatFloat(rng.NormFloat64()*1e6, 'g', -1, 64))
-		case k < 95:
-			xs[i] = "s" + strconv.Itoa(rng.IntN(n))
-		case k < 97:
-			xs[i] = nil
-		default:
-			xs[i] = k%2 == 0
-		}
-	}
-	return xs
-}
-
-// mixedPair returns mixedScalars(n, seed) and a shuffled copy.
-func mixedPair(n int, seed uint64) (src, claim []any) {
-	src = mixedScalars(n, seed)
-	claim = append([]any(nil), src...)
-	rng := rand.New(rand.NewPCG(seed, 1))
-	rng.Shuffle(len(claim), func(i, j int) { claim[i], claim[j] = claim[j], claim[i] })
-	return src, claim
-}
 
 var benchSizes = []int{100, 1000, 10000}
 
@@ -60,7 +25,8 @@ func reportPerItem(b *testing.B, items int) {
 
 func BenchmarkCheckEquality(b *testing.B) {
 	for _, n := range benchSizes {
-		src, claim := mixedPair(n, uint64(n))
+		src := testutil.Scalars(n, uint64(n))
+		claim := testutil.Shuffled(src, uint64(n))
 		for _, c := range []struct {
 			name  string
 			claim []any
@@ -83,8 +49,8 @@ func BenchmarkCheckDifference(b *testing.B) {
 	for _, n := range benchSizes {
 		// left and right share about half their values; the claim is the
 		// true residual pair, or it with one change near the end.
-		left := mixedScalars(n, uint64(n))
-		right := append(mixedScalars(n/2, uint64(n)+7), left[:n/2]...)
+		left := testutil.Scalars(n, uint64(n))
+		right := append(testutil.Scalars(n/2, uint64(n)+7), left[:n/2]...)
 		lo, ro := modelResiduals(left, right)
 		if len(lo) < 2 {
 			b.Fatal("residual too short")
@@ -132,10 +98,7 @@ func TestAllocsDoNotGrowWithItems(t *testing.T) {
 		for i := range src {
 			src[i] = pool[i%distinct]
 		}
-		claim = append([]canon.Scalar(nil), src...)
-		rng := rand.New(rand.NewPCG(uint64(n), 2))
-		rng.Shuffle(n, func(i, j int) { claim[i], claim[j] = claim[j], claim[i] })
-		return src, claim
+		return src, testutil.Shuffled(src, uint64(n))
 	}
 	allocs := func(n int) (eq, diff float64) {
 		src, claim := bag(n)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/claimcheck/claimcheck/internal/conformance"
 	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/multiset"
 )
 
@@ -198,12 +199,13 @@ func TestConformanceCoverage(t *testing.T) {
 
 // TestDecodeEquality pins the test decoder itself.
 func TestDecodeEquality(t *testing.T) {
-	rows := []struct {
+	type row struct {
 		doc    string
 		want   multiset.EqualityInput[any]
 		ok     bool
 		reason string
-	}{
+	}
+	rows := []row{
 		{`{"source":[1],"claim":[1]}`, multiset.EqualityInput[any]{Source: []any{json.Number("1")}, Claim: []any{json.Number("1")}}, true,
 			"a plain input; numbers stay JSON text"},
 		{` {"claim":[null,true],"\u0073ource":["\ud83d\ude00",1e400]} `,
@@ -219,11 +221,10 @@ func TestDecodeEquality(t *testing.T) {
 		{`{"source":[01],"claim":[]}`, multiset.EqualityInput[any]{}, false, "a malformed number"},
 		{`[]`, multiset.EqualityInput[any]{}, false, "the root is not an object"},
 	}
-	for i, r := range rows {
-		needReason(t, i, r.reason)
+	testutil.Run(t, rows, func(t *testing.T, r row) {
 		got, ok := decodeEquality([]byte(r.doc))
 		if ok != r.ok || ok && !reflect.DeepEqual(got, r.want) {
-			t.Errorf("%s: %s: got %#v, %v; want %#v, %v", r.reason, r.doc, got, ok, r.want, r.ok)
+			t.Errorf("%s: got %#v, %v; want %#v, %v", r.doc, got, ok, r.want, r.ok)
 		}
-	}
+	})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/multiset"
 )
 
@@ -66,11 +67,12 @@ func TestCheckEqualityOfReadsElementsWithoutBoxing(t *testing.T) {
 	if allocs > 100 {
 		t.Errorf("CheckEqualityOf on 10,000 ints over 100 values: %.0f allocations", allocs)
 	}
-	for _, tc := range []struct {
+	type row struct {
 		got    func() (multiset.EqualityResult, error)
 		valid  bool
 		reason string
-	}{
+	}
+	testutil.Run(t, []row{
 		{func() (multiset.EqualityResult, error) {
 			return multiset.CheckEquality(multiset.EqualityInput[score]{Source: []score{1, 2}, Claim: []score{2, 1}}, multiset.Limits{})
 		}, true, "a named integer type compares as numbers"},
@@ -83,12 +85,12 @@ func TestCheckEqualityOfReadsElementsWithoutBoxing(t *testing.T) {
 		{func() (multiset.EqualityResult, error) {
 			return multiset.CheckEquality(multiset.EqualityInput[float32]{Source: []float32{0.5}, Claim: []float32{0.5}}, multiset.Limits{})
 		}, true, "float32 converts exactly"},
-	} {
+	}, func(t *testing.T, tc row) {
 		res, err := tc.got()
 		if err != nil || res.Valid != tc.valid {
-			t.Errorf("%s: got %v, %v; want valid=%v", tc.reason, res, err, tc.valid)
+			t.Errorf("got %v, %v; want valid=%v", res, err, tc.valid)
 		}
-	}
+	})
 	if _, err := multiset.CheckEquality(multiset.EqualityInput[json.Number]{Source: []json.Number{"1", "1e400"}, Claim: nil}, multiset.Limits{}); err == nil {
 		t.Error("json.Number 1e400: want an error at /source/1")
 	} else if e := err.(*claimcheck.Error); e.Path != "/source/1" {

@@ -10,17 +10,9 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/multiset"
 )
-
-// Every table row carries a reason: what the row pins down and why. A row
-// without one fails, so a table never grows cases nobody can explain.
-func needReason(t *testing.T, row int, reason string) {
-	t.Helper()
-	if strings.TrimSpace(reason) == "" {
-		t.Fatalf("table row %d has no reason", row)
-	}
-}
 
 const (
 	validDoc = `{"valid":true,"reference_version":"` + multiset.ReferenceVersion + `"}`
@@ -165,14 +157,16 @@ func cat(parts ...[]any) []any {
 	return xs
 }
 
-var equalityRows = []struct {
+type equalityRow struct {
 	reason        string
 	limits        *multiset.Limits // nil: CheckEquality with the defaults
 	source, claim []any
 	want          string // "valid" or the discrepancy document
 	msg           string // Err().Error() of a mismatch
 	err           *wantErr
-}{
+}
+
+var equalityRows = []equalityRow{
 	{reason: "seed example 1: order does not matter",
 		source: []any{1, nil, 1}, claim: []any{nil, 1, 1}, want: valid},
 	{reason: "seed example 2: counts are decimal strings",
@@ -325,50 +319,49 @@ var equalityRows = []struct {
 }
 
 func TestCheckEqualityTable(t *testing.T) {
-	for i, r := range equalityRows {
-		needReason(t, i, r.reason)
-		t.Run(r.reason, func(t *testing.T) {
-			in := multiset.EqualityInput[any]{Source: r.source, Claim: r.claim}
-			var res multiset.EqualityResult
-			var err error
-			if r.limits == nil {
-				res, err = multiset.CheckEquality(in, multiset.Limits{})
-			} else {
-				res, err = multiset.CheckEquality(in, *r.limits)
+	testutil.Run(t, equalityRows, func(t *testing.T, r equalityRow) {
+		in := multiset.EqualityInput[any]{Source: r.source, Claim: r.claim}
+		var res multiset.EqualityResult
+		var err error
+		if r.limits == nil {
+			res, err = multiset.CheckEquality(in, multiset.Limits{})
+		} else {
+			res, err = multiset.CheckEquality(in, *r.limits)
+		}
+		if r.err != nil {
+			checkErr(t, err, r.err)
+			return
+		}
+		if err != nil {
+			t.Fatalf("unexpected error %v", err)
+		}
+		if r.want == valid {
+			checkResult(t, res, validDoc, valid)
+			if res.Discrepancy != nil || res.Reason != "" {
+				t.Errorf("a valid result has discrepancy %v, reason %q", res.Discrepancy, res.Reason)
 			}
-			if r.err != nil {
-				checkErr(t, err, r.err)
-				return
-			}
-			if err != nil {
-				t.Fatalf("unexpected error %v", err)
-			}
-			if r.want == valid {
-				checkResult(t, res, validDoc, valid)
-				if res.Discrepancy != nil || res.Reason != "" {
-					t.Errorf("a valid result has discrepancy %v, reason %q", res.Discrepancy, res.Reason)
-				}
-				return
-			}
-			checkResult(t, res, mismatchDoc(r.want), r.msg)
-			if res.Reason != multiset.ClaimMismatch {
-				t.Errorf("reason %q", res.Reason)
-			}
-			if d, _ := res.Discrepancy.MarshalJSON(); string(d) != r.want {
-				t.Errorf("discrepancy MarshalJSON %s, want %s", d, r.want)
-			}
-		})
-	}
+			return
+		}
+		checkResult(t, res, mismatchDoc(r.want), r.msg)
+		if res.Reason != multiset.ClaimMismatch {
+			t.Errorf("reason %q", res.Reason)
+		}
+		if d, _ := res.Discrepancy.MarshalJSON(); string(d) != r.want {
+			t.Errorf("discrepancy MarshalJSON %s, want %s", d, r.want)
+		}
+	})
 }
 
-var differenceRows = []struct {
+type differenceRow struct {
 	reason              string
 	limits              *multiset.Limits
 	left, right, lo, ro []any
 	want                string
 	msg                 string
 	err                 *wantErr
-}{
+}
+
+var differenceRows = []differenceRow{
 	{reason: "seed example 1",
 		left: []any{"a", "a", "b"}, right: []any{"a", "c"}, lo: []any{"a", "b"}, ro: []any{"c"}, want: valid},
 	{reason: "seed example 2: null where the claim has no element",
@@ -468,41 +461,39 @@ var differenceRows = []struct {
 }
 
 func TestCheckDifferenceTable(t *testing.T) {
-	for i, r := range differenceRows {
-		needReason(t, i, r.reason)
-		t.Run(r.reason, func(t *testing.T) {
-			in := multiset.DifferenceInput[any]{Left: r.left, Right: r.right,
-				Claim: multiset.DifferenceClaim[any]{LeftOnly: r.lo, RightOnly: r.ro}}
-			var res multiset.DifferenceResult
-			var err error
-			if r.limits == nil {
-				res, err = multiset.CheckDifference(in, multiset.Limits{})
-			} else {
-				res, err = multiset.CheckDifference(in, *r.limits)
-			}
-			if r.err != nil {
-				checkErr(t, err, r.err)
-				return
-			}
-			if err != nil {
-				t.Fatalf("unexpected error %v", err)
-			}
-			if r.want == valid {
-				checkResult(t, res, validDoc, valid)
-				return
-			}
-			checkResult(t, res, mismatchDoc(r.want), r.msg)
-			if d, _ := res.Discrepancy.MarshalJSON(); string(d) != r.want {
-				t.Errorf("discrepancy MarshalJSON %s, want %s", d, r.want)
-			}
-		})
-	}
+	testutil.Run(t, differenceRows, func(t *testing.T, r differenceRow) {
+		in := multiset.DifferenceInput[any]{Left: r.left, Right: r.right,
+			Claim: multiset.DifferenceClaim[any]{LeftOnly: r.lo, RightOnly: r.ro}}
+		var res multiset.DifferenceResult
+		var err error
+		if r.limits == nil {
+			res, err = multiset.CheckDifference(in, multiset.Limits{})
+		} else {
+			res, err = multiset.CheckDifference(in, *r.limits)
+		}
+		if r.err != nil {
+			checkErr(t, err, r.err)
+			return
+		}
+		if err != nil {
+			t.Fatalf("unexpected error %v", err)
+		}
+		if r.want == valid {
+			checkResult(t, res, validDoc, valid)
+			return
+		}
+		checkResult(t, res, mismatchDoc(r.want), r.msg)
+		if d, _ := res.Discrepancy.MarshalJSON(); string(d) != r.want {
+			t.Errorf("discrepancy MarshalJSON %s, want %s", d, r.want)
+		}
+	})
 }
 
 // TestScalarsAPI checks that the Scalar entry points give the typed API's
 // answers and apply the same limits.
 func TestScalarsAPI(t *testing.T) {
-	scalars := func(xs ...any) []canon.Scalar {
+	scalars := func(t *testing.T, xs ...any) []canon.Scalar {
+		t.Helper()
 		out := make([]canon.Scalar, len(xs))
 		for i, x := range xs {
 			s, err := canon.Of(x)
@@ -513,11 +504,12 @@ func TestScalarsAPI(t *testing.T) {
 		}
 		return out
 	}
-	rows := []struct {
+	type row struct {
 		reason       string
 		limits       multiset.Limits
 		a, b, lo, ro []any
-	}{
+	}
+	rows := []row{
 		{"valid bags", multiset.Limits{}, []any{1, "a", nil}, []any{nil, "a", 1.0}, []any{}, []any{}},
 		{"a source mismatch", multiset.Limits{}, []any{1, 1, "a"}, []any{"a", 1}, []any{1}, nil},
 		{"an extra claim value", multiset.Limits{}, []any{1}, []any{1, false}, nil, []any{false}},
@@ -526,21 +518,20 @@ func TestScalarsAPI(t *testing.T) {
 		{"max_distinct", multiset.Limits{MaxDistinct: 2}, []any{1, 2, 3}, []any{1}, nil, nil},
 		{"max_distinct of left_only", multiset.Limits{MaxDistinct: 1}, []any{1}, []any{1}, []any{1, 2}, nil},
 	}
-	for i, r := range rows {
-		needReason(t, i, r.reason)
+	testutil.Run(t, rows, func(t *testing.T, r row) {
 		eq, err1 := multiset.CheckEquality(multiset.EqualityInput[any]{Source: r.a, Claim: r.b}, r.limits)
-		eqS, err2 := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar]{Source: scalars(r.a...), Claim: scalars(r.b...)}, r.limits)
+		eqS, err2 := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar]{Source: scalars(t, r.a...), Claim: scalars(t, r.b...)}, r.limits)
 		if !sameAnswer(eq, err1, eqS, err2) {
-			t.Errorf("%s: equality: typed %v %v, scalars %v %v", r.reason, eq, err1, eqS, err2)
+			t.Errorf("equality: typed %v %v, scalars %v %v", eq, err1, eqS, err2)
 		}
 		in := multiset.DifferenceInput[any]{Left: r.a, Right: r.b, Claim: multiset.DifferenceClaim[any]{LeftOnly: r.lo, RightOnly: r.ro}}
 		df, err1 := multiset.CheckDifference(in, r.limits)
-		dfS, err2 := multiset.CheckDifference(multiset.DifferenceInput[canon.Scalar]{Left: scalars(r.a...), Right: scalars(r.b...),
-			Claim: multiset.DifferenceClaim[canon.Scalar]{LeftOnly: scalars(r.lo...), RightOnly: scalars(r.ro...)}}, r.limits)
+		dfS, err2 := multiset.CheckDifference(multiset.DifferenceInput[canon.Scalar]{Left: scalars(t, r.a...), Right: scalars(t, r.b...),
+			Claim: multiset.DifferenceClaim[canon.Scalar]{LeftOnly: scalars(t, r.lo...), RightOnly: scalars(t, r.ro...)}}, r.limits)
 		if !sameAnswer(df, err1, dfS, err2) {
-			t.Errorf("%s: difference: typed %v %v, scalars %v %v", r.reason, df, err1, dfS, err2)
+			t.Errorf("difference: typed %v %v, scalars %v %v", df, err1, dfS, err2)
 		}
-	}
+	})
 }
 
 // sameAnswer compares two answers by their JSON documents.
@@ -638,23 +629,20 @@ func TestGenericHelpers(t *testing.T) {
 			return multiset.CheckDifference(multiset.DifferenceInput[int]{Left: nil, Right: nil, Claim: multiset.DifferenceClaim[int]{LeftOnly: make([]int, 10001), RightOnly: nil}}, multiset.Limits{})
 		}, "", limited("/claim/left_only", "max_items")},
 	}
-	for i, r := range rows {
-		needReason(t, i, r.reason)
-		t.Run(r.reason, func(t *testing.T) {
-			got, err := r.got()
-			if r.err != nil {
-				checkErr(t, err, r.err)
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc, _ := json.Marshal(got)
-			if string(doc) != r.want {
-				t.Errorf("got  %s\nwant %s", doc, r.want)
-			}
-		})
-	}
+	testutil.Run(t, rows, func(t *testing.T, r row) {
+		got, err := r.got()
+		if r.err != nil {
+			checkErr(t, err, r.err)
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, _ := json.Marshal(got)
+		if string(doc) != r.want {
+			t.Errorf("got  %s\nwant %s", doc, r.want)
+		}
+	})
 }
 
 // TestGenericAgreesWithTyped checks CheckEqualityOf against CheckEquality
@@ -715,7 +703,8 @@ func TestErrorReturnsInvalidResult(t *testing.T) {
 
 // TestDeterminism: a large mixed input gives the same bytes on every run.
 func TestDeterminism(t *testing.T) {
-	src, claim := mixedPair(10000, 1)
+	src := testutil.Scalars(10000, 1)
+	claim := testutil.Shuffled(src, 1)
 	// Two changes: one value missing, one foreign value added, so the
 	// discrepancy depends on first-occurrence bookkeeping.
 	claim[len(claim)-3] = "not in source"

@@ -358,12 +358,15 @@ func ratString(x *rational.Rat) string {
 	return x.String()
 }
 
+// textRow is an input whose answer must give the text want.
+type textRow struct {
+	reason string
+	in     rational.Input
+	want   string
+}
+
 func TestResultJSON(t *testing.T) {
-	for _, tc := range []struct {
-		reason string
-		in     rational.Input
-		want   string
-	}{
+	testutil.Run(t, []textRow{
 		{"valid: nulls for reason and discrepancy", in("1 + 1/2", "3/2", true),
 			`{"valid":true,"reason":null,"value":"3/2","first_discrepancy":null,"reference_version":"` + rational.ReferenceVersion + `"}`},
 		{"mismatch: position and divisor_text null", in("1/3 - 1/2", "1/6", true),
@@ -372,42 +375,38 @@ func TestResultJSON(t *testing.T) {
 			`{"valid":false,"reason":"not_canonical","value":"1/2","first_discrepancy":{"field":"claimed_value","claimed_value":"2/4","canonical_claim":"1/2","actual_value":"1/2","difference":"0","position":null,"divisor_text":null},"reference_version":"` + rational.ReferenceVersion + `"}`},
 		{"division by zero: value, actual_value and difference null; newline escaped", in("1/(\n2-2)", "2/4", false),
 			`{"valid":false,"reason":"division_by_zero","value":null,"first_discrepancy":{"field":"expression","claimed_value":"2/4","canonical_claim":"1/2","actual_value":null,"difference":null,"position":1,"divisor_text":"(\n2-2)"},"reference_version":"` + rational.ReferenceVersion + `"}`},
-	} {
+	}, func(t *testing.T, tc textRow) {
 		res, err := rational.CheckRational(tc.in, rational.Limits{})
 		if err != nil {
-			t.Fatalf("%s: %v", tc.reason, err)
+			t.Fatal(err)
 		}
 		got, err := json.Marshal(res)
 		if err != nil {
-			t.Fatalf("%s: %v", tc.reason, err)
+			t.Fatal(err)
 		}
 		app, err := res.AppendJSON([]byte("x"))
 		if string(got) != tc.want || err != nil || string(app) != "x"+tc.want {
-			t.Errorf("%s:\ngot  %s\nwant %s", tc.reason, got, tc.want)
+			t.Errorf("got  %s\nwant %s", got, tc.want)
 		}
-	}
+	})
 }
 
 func TestResultErr(t *testing.T) {
-	for _, tc := range []struct {
-		reason string
-		in     rational.Input
-		want   string
-	}{
+	testutil.Run(t, []textRow{
 		{"mismatch", in("1 + 1/2", "1/2", true), "1 + 1/2 = 3/2, not 1/2 claimed (difference 1)"},
 		{"division by zero", in("1/(2-2) + 1", "1", true), "division by zero at position 1: divisor (2-2) is 0"},
 		{"not canonical", in("2/4", "2/4", true), "2/4 = 1/2, claimed as 2/4, which is not in canonical form"},
 		{"newlines become spaces", in("1/(2\n-2)", "1", true), "division by zero at position 1: divisor (2 -2) is 0"},
-	} {
+	}, func(t *testing.T, tc textRow) {
 		res, err := rational.CheckRational(tc.in, rational.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := res.Err()
 		if got == nil || got.Error() != tc.want || !errors.Is(got, rational.ErrRejected) {
-			t.Errorf("%s: Err() = %v, want %q wrapping ErrRejected", tc.reason, got, tc.want)
+			t.Errorf("Err() = %v, want %q wrapping ErrRejected", got, tc.want)
 		}
-	}
+	})
 	if err := (rational.Result{Valid: true}).Err(); err != nil {
 		t.Errorf("valid result: Err() = %v", err)
 	}
@@ -417,7 +416,8 @@ func TestResultErr(t *testing.T) {
 }
 
 func TestParseClaim(t *testing.T) {
-	for _, tc := range []struct{ reason, claim, want string }{
+	type claimRow struct{ reason, claim, want string }
+	testutil.Run(t, []claimRow{
 		{"integer", "7", "7"},
 		{"negative", "-7", "-7"},
 		{"reduced", "6/4", "3/2"},
@@ -427,12 +427,12 @@ func TestParseClaim(t *testing.T) {
 		{"zero over n", "0/5", "0"},
 		{"negative zero over n", "-0/3", "0"},
 		{"large", "123456789012345678901234567890/10", "12345678901234567890123456789"},
-	} {
+	}, func(t *testing.T, tc claimRow) {
 		got, err := rational.ParseClaim(tc.claim)
 		if err != nil || got.String() != tc.want {
-			t.Errorf("%s: ParseClaim(%q) = %v, %v; want %s", tc.reason, tc.claim, got, err, tc.want)
+			t.Errorf("ParseClaim(%q) = %v, %v; want %s", tc.claim, got, err, tc.want)
 		}
-	}
+	})
 	_, err := rational.ParseClaim("1.0")
 	checkError(t, err, claimcheck.InvalidInput, "/claimed_value", claimcheck.NoPosition, "")
 	const want = "invalid_input at /claimed_value: claimed value is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?"
@@ -454,22 +454,23 @@ func TestValidateExpression(t *testing.T) {
 }
 
 func TestParseAndEval(t *testing.T) {
-	for _, tc := range []struct{ reason, expr, tree, value string }{
+	type evalRow struct{ reason, expr, tree, value string }
+	testutil.Run(t, []evalRow{
 		{"precedence", "1 + 2 × 3", "(1 + (2 * 3))", "7"},
 		{"left associativity", "8 ÷ 2 / 2", "((8 / 2) / 2)", "2"},
 		{"unary minus binds tighter", "2*−−3", "(2 * (-(-3)))", "6"},
 		{"parentheses leave no node", "((1 - 2))", "(1 - 2)", "-1"},
 		{"Unicode operators, unary minus of a group", "2 × −(1/4 − 1)", "(2 * (-((1 / 4) - 1)))", "3/2"},
-	} {
+	}, func(t *testing.T, tc evalRow) {
 		e, err := rational.Parse(tc.expr)
 		if err != nil {
-			t.Fatalf("%s: %v", tc.reason, err)
+			t.Fatal(err)
 		}
 		v, zd, err := e.Eval()
 		if e.String() != tc.tree || err != nil || zd != nil || v.String() != tc.value {
-			t.Errorf("%s: %s = %v, %v, %v; want %s = %s", tc.reason, e, v, zd, err, tc.tree, tc.value)
+			t.Errorf("%s = %v, %v, %v; want %s = %s", e, v, zd, err, tc.tree, tc.value)
 		}
-	}
+	})
 	e, err := rational.Parse("1/(2-2)")
 	if err != nil {
 		t.Fatal(err)
@@ -541,10 +542,11 @@ func TestAppendJSONRefusesNonVerdicts(t *testing.T) {
 		return r
 	}
 	one := rational.NewRat(1, 1)
-	for _, tc := range []struct {
+	type resultRow struct {
 		reason string
 		res    rational.Result
-	}{
+	}
+	testutil.Run(t, []resultRow{
 		{"the zero Result", rational.Result{}},
 		{"valid without reference version", with(valid, func(r *rational.Result) { r.ReferenceVersion = "" })},
 		{"another reference version", with(mismatch, func(r *rational.Result) { r.ReferenceVersion = "LIA-2" })},
@@ -566,22 +568,19 @@ func TestAppendJSONRefusesNonVerdicts(t *testing.T) {
 		{"an expression discrepancy without a position", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy.Position = claimcheck.NoPosition })},
 		{"an expression discrepancy without a divisor", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy.DivisorText = "" })},
 		{"an expression discrepancy with a difference", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy.Difference = &one })},
-	} {
-		if tc.reason == "" {
-			t.Fatalf("row %+v has no reason", tc.res)
-		}
+	}, func(t *testing.T, tc resultRow) {
 		dst := []byte("x")
 		out, err := tc.res.AppendJSON(dst)
 		if err == nil || string(out) != "x" || !strings.HasPrefix(err.Error(), "rational: ") {
-			t.Errorf("%s: AppendJSON = %q, %v; want \"x\" and an error", tc.reason, out, err)
+			t.Errorf("AppendJSON = %q, %v; want \"x\" and an error", out, err)
 		}
 		if out, err := tc.res.MarshalJSON(); err == nil || out != nil {
-			t.Errorf("%s: MarshalJSON = %q, %v; want an error", tc.reason, out, err)
+			t.Errorf("MarshalJSON = %q, %v; want an error", out, err)
 		}
 		if _, err := json.Marshal(tc.res); err == nil {
-			t.Errorf("%s: json.Marshal succeeded", tc.reason)
+			t.Error("json.Marshal succeeded")
 		}
-	}
+	})
 	for _, r := range []rational.Result{valid, mismatch, divZero} {
 		if _, err := r.AppendJSON(nil); err != nil {
 			t.Errorf("%v: %v", r, err)
@@ -600,14 +599,15 @@ func TestZeroLimitsAreDefaultLimits(t *testing.T) {
 	t.Cleanup(func() { rational.DefaultLimits = saved })
 	twoTokens := saved
 	twoTokens.MaxTokens = 2
-	for _, tc := range []struct {
+	type limitsRow struct {
 		reason   string
 		defaults rational.Limits
 		lim      rational.Limits
 		expr     string
 		limit    string // "" for no error
 		pos      int
-	}{
+	}
+	testutil.Run(t, []limitsRow{
 		{"default token limit, read at the call", twoTokens, rational.Limits{}, "1+1", "max_tokens", 2},
 		{"a negative field is the default", twoTokens, rational.Limits{MaxTokens: -1}, "1+1", "max_tokens", 2},
 		{"a set field wins over the default", twoTokens, rational.Limits{MaxTokens: 3}, "1+1", "", 0},
@@ -617,21 +617,18 @@ func TestZeroLimitsAreDefaultLimits(t *testing.T) {
 		{"negative default tokens", rational.Limits{MaxTokens: -3}, rational.Limits{MaxExpressionBytes: 5, MaxDepth: 1, MaxValueDigits: 1}, "1", "max_tokens", 0},
 		{"zero default depth", rational.Limits{}, rational.Limits{MaxExpressionBytes: 5, MaxTokens: 5, MaxValueDigits: 1}, "(1)", "max_depth", 0},
 		{"zero default depth allows no nesting only", rational.Limits{}, rational.Limits{MaxExpressionBytes: 5, MaxTokens: 5, MaxValueDigits: 1}, "1+1", "", 0},
-	} {
-		if tc.reason == "" {
-			t.Fatalf("row %+v has no reason", tc)
-		}
+	}, func(t *testing.T, tc limitsRow) {
 		rational.DefaultLimits = tc.defaults
 		_, err := rational.CheckRational(rational.Input{Expression: tc.expr, ClaimedValue: "2"}, tc.lim)
 		if tc.limit == "" {
 			if err != nil {
-				t.Errorf("%s: %v", tc.reason, err)
+				t.Error(err)
 			}
-			continue
+			return
 		}
 		var e *claimcheck.Error
 		if !errors.As(err, &e) || e.Limit != tc.limit || e.Position != tc.pos {
-			t.Errorf("%s: got %v, want %s at %d", tc.reason, err, tc.limit, tc.pos)
+			t.Errorf("got %v, want %s at %d", err, tc.limit, tc.pos)
 		}
-	}
+	})
 }

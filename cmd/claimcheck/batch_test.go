@@ -11,6 +11,7 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -29,12 +30,13 @@ func TestReadLine(t *testing.T) {
 		kind lineKind
 		text string
 	}
-	tests := []struct {
+	type row struct {
 		reason string
 		in     string
 		max    int64
 		want   []line
-	}{
+	}
+	tests := []row{
 		{"empty input has no lines", "", 10, nil},
 		{"final newline ends the last line", "a\n", 10, []line{{lineDoc, "a"}}},
 		{"no final newline", "a\nb", 10, []line{{lineDoc, "a"}, {lineDoc, "b"}}},
@@ -53,37 +55,32 @@ func TestReadLine(t *testing.T) {
 		{"kept across buffer refills", strings.Repeat("y", 40) + "\r\n", 40, []line{{lineDoc, strings.Repeat("y", 40)}}},
 		{"over across buffer refills", strings.Repeat(" ", 100) + "z\n", 10, []line{{lineOver, ""}}},
 	}
-	for _, tc := range tests {
-		if tc.reason == "" {
-			t.Fatal("table row without a reason")
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
+		// A 16-byte buffer (bufio's minimum) makes long lines span
+		// several ReadSlice calls; OneByteReader makes every read short.
+		br := bufio.NewReaderSize(iotest.OneByteReader(strings.NewReader(tc.in)), 16)
+		var got []line
+		var buf []byte
+		for {
+			start := len(buf)
+			var k lineKind
+			var err error
+			buf, k, err = readLine(br, buf, tc.max)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k == lineEOF {
+				break
+			}
+			got = append(got, line{k, string(buf[start:])})
+			if k != lineDoc && len(buf) != start {
+				t.Fatalf("a %v line left %q in the buffer", k, buf[start:])
+			}
 		}
-		t.Run(tc.reason, func(t *testing.T) {
-			// A 16-byte buffer (bufio's minimum) makes long lines span
-			// several ReadSlice calls; OneByteReader makes every read short.
-			br := bufio.NewReaderSize(iotest.OneByteReader(strings.NewReader(tc.in)), 16)
-			var got []line
-			var buf []byte
-			for {
-				start := len(buf)
-				var k lineKind
-				var err error
-				buf, k, err = readLine(br, buf, tc.max)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if k == lineEOF {
-					break
-				}
-				got = append(got, line{k, string(buf[start:])})
-				if k != lineDoc && len(buf) != start {
-					t.Fatalf("a %v line left %q in the buffer", k, buf[start:])
-				}
-			}
-			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
-				t.Fatalf("got %q, want %q", got, tc.want)
-			}
-		})
-	}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Fatalf("got %q, want %q", got, tc.want)
+		}
+	})
 }
 
 // TestBatchReadError: the lines before a read error are answered, then

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -68,13 +69,14 @@ func testExitCodes(t *testing.T, bin string) {
 	eq := schema.MultisetEquality
 	valid := `{"source":[1],"claim":[1]}`
 	mismatch := `{"source":[1],"claim":[2]}`
-	tests := []struct {
+	type row struct {
 		reason string
 		args   []string
 		stdin  string
 		code   int
 		stdout string // a prefix of stdout ("" means empty)
-	}{
+	}
+	tests := []row{
 		{"0: a verdict", []string{"run", eq}, mismatch, 0, `{"valid":false`},
 		{"1: an error document", []string{"run", eq}, "[]", 1, `{"error":{"code":"invalid_input"`},
 		{"2: a usage error", []string{"check"}, "", 2, ""},
@@ -83,15 +85,12 @@ func testExitCodes(t *testing.T, bin string) {
 		{"1: batch, a blank line", []string{"batch", eq}, valid + "\n\n", 1, `{"valid":true`},
 		{"serve -h writes to the process's stdout", []string{"serve", "-h"}, "", 0, "Usage: claimcheck serve"},
 	}
-	for _, tc := range tests {
-		if tc.reason == "" {
-			t.Fatal("table row without a reason")
-		}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
 		stdout, stderr, code := runBinary(t, bin, []byte(tc.stdin), tc.args...)
 		if code != tc.code || tc.stdout == "" && len(stdout) != 0 || !bytes.HasPrefix(stdout, []byte(tc.stdout)) {
-			t.Errorf("%s: exit %d (want %d), stdout %.200q (want prefix %q); stderr %.300s", tc.reason, code, tc.code, stdout, tc.stdout, stderr)
+			t.Errorf("exit %d (want %d), stdout %.200q (want prefix %q); stderr %.300s", code, tc.code, stdout, tc.stdout, stderr)
 		}
-	}
+	})
 }
 
 // testPipes: over pipes, batch answers each line as soon as it is in,
@@ -222,7 +221,7 @@ func testServe(t *testing.T, bin string, sig os.Signal) {
 		if res.StatusCode != 400 || res.Header.Get("Content-Type") != "application/json" {
 			t.Errorf("bad body: %d %s", res.StatusCode, body)
 		}
-		if e := parseErrorDoc(t, body); e.Code != "invalid_input" || e.Path != "" {
+		if e := conformance.ParseErrorDoc(t, body); e.Code != "invalid_input" || e.Path != "" {
 			t.Errorf("bad body: %s", body)
 		}
 	}

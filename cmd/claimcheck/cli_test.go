@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -25,14 +26,15 @@ func TestCommands(t *testing.T) {
 	}
 	missing := filepath.Join(dir, "missing.json")
 	const tools = "multiset-equality-check@1.0.0, multiset-difference-check@1.0.0, rational-expression-check@1.0.0"
-	tests := []struct {
+	type row struct {
 		reason string
 		args   []string
 		stdin  string
 		code   int
 		stdout string // a prefix of stdout ("" means empty)
 		stderr string // a substring of stderr ("" means empty)
-	}{
+	}
+	tests := []row{
 		{"no command: usage on stderr", nil, "", 2, "", "Usage:"},
 		{"help", []string{"help"}, "", 0, "Usage:", ""},
 		{"-h", []string{"-h"}, "", 0, "Usage:", ""},
@@ -102,24 +104,19 @@ func TestCommands(t *testing.T) {
 		{"serve takes no arguments", []string{"serve", "x"}, "", 2, "", "no arguments"},
 		{"serve with a zero body cap", []string{"serve", "-max-body-bytes", "0"}, "", 2, "", "must be positive"},
 	}
-	for _, tc := range tests {
-		if tc.reason == "" {
-			t.Fatal("table row without a reason")
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
+		t.Parallel()
+		stdout, stderr, code := runCLI([]byte(tc.stdin), tc.args...)
+		if code != tc.code {
+			t.Fatalf("exit %d, want %d; stdout %.200s; stderr %.300s", code, tc.code, stdout, stderr)
 		}
-		t.Run(tc.reason, func(t *testing.T) {
-			t.Parallel()
-			stdout, stderr, code := runCLI([]byte(tc.stdin), tc.args...)
-			if code != tc.code {
-				t.Fatalf("exit %d, want %d; stdout %.200s; stderr %.300s", code, tc.code, stdout, stderr)
-			}
-			if tc.stdout == "" && stdout != "" || !strings.HasPrefix(stdout, tc.stdout) {
-				t.Fatalf("stdout %.300q, want prefix %q", stdout, tc.stdout)
-			}
-			if tc.stderr == "" && stderr != "" || !strings.Contains(stderr, tc.stderr) {
-				t.Fatalf("stderr %q, want it to contain %q", stderr, tc.stderr)
-			}
-		})
-	}
+		if tc.stdout == "" && stdout != "" || !strings.HasPrefix(stdout, tc.stdout) {
+			t.Fatalf("stdout %.300q, want prefix %q", stdout, tc.stdout)
+		}
+		if tc.stderr == "" && stderr != "" || !strings.Contains(stderr, tc.stderr) {
+			t.Fatalf("stderr %q, want it to contain %q", stderr, tc.stderr)
+		}
+	})
 }
 
 // TestUsage: the help lists every command with its synopsis (the flags
@@ -157,12 +154,13 @@ func TestUsage(t *testing.T) {
 // TestExitCode: the exit code of a run is its worst outcome's; a false
 // verdict counts only with -exit-code.
 func TestExitCode(t *testing.T) {
-	tests := []struct {
+	type row struct {
 		reason      string
 		o           outcome
 		invalidExit bool
 		want        int
-	}{
+	}
+	tests := []row{
 		{"true verdict", gotValid, false, exitOK},
 		{"true verdict, -exit-code", gotValid, true, exitOK},
 		{"false verdict", gotInvalid, false, exitOK},
@@ -171,14 +169,11 @@ func TestExitCode(t *testing.T) {
 		{"error document, -exit-code", gotError, true, exitDocError},
 		{"internal error", gotInternal, true, exitInternal},
 	}
-	for _, tc := range tests {
-		if tc.reason == "" {
-			t.Fatal("table row without a reason")
-		}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
 		if got := exitCode(tc.o, tc.invalidExit); got != tc.want {
-			t.Errorf("%s: %d, want %d", tc.reason, got, tc.want)
+			t.Errorf("%d, want %d", got, tc.want)
 		}
-	}
+	})
 	if len(map[int]bool{exitOK: true, exitDocError: true, exitUsage: true, exitInternal: true, exitInvalid: true}) != 5 {
 		t.Error("exit codes are not distinct")
 	}
@@ -315,12 +310,13 @@ func TestHelpTool(t *testing.T) {
 // TestDescribeSchema: the outline of an input schema, for the keywords the
 // descriptors use and for others, which are shown as written.
 func TestDescribeSchema(t *testing.T) {
-	tests := []struct {
+	type row struct {
 		reason  string
 		schema  string
 		line    string
 		members string // name:required:line, one per member
-	}{
+	}
+	tests := []row{
 		{"a string with a pattern", `{"type":"string","pattern":"^a$"}`, "string, matching ^a$", ""},
 		{"a non-empty string", `{"type":"string","minLength":1}`, "string, at least 1 character", ""},
 		{"length bounds, plural", `{"type":"string","minLength":2,"maxLength":3}`, "string, at least 2 characters, at most 3 characters", ""},
@@ -340,10 +336,7 @@ func TestDescribeSchema(t *testing.T) {
 		{"the empty schema", `{}`, "any value", ""},
 		{"a boolean schema", `true`, "true", ""},
 	}
-	for _, tc := range tests {
-		if tc.reason == "" {
-			t.Fatal("table row without a reason")
-		}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
 		line, members := describeSchema(json.RawMessage(tc.schema))
 		var ms []string
 		for _, m := range members {
@@ -354,49 +347,45 @@ func TestDescribeSchema(t *testing.T) {
 			ms = append(ms, m.name+":"+map[bool]string{true: "true", false: "false"}[m.required]+":"+l)
 		}
 		if line != tc.line || strings.Join(ms, " ") != tc.members {
-			t.Errorf("%s:\ngot  %q %q\nwant %q %q", tc.reason, line, ms, tc.line, tc.members)
+			t.Errorf("got  %q %q\nwant %q %q", line, ms, tc.line, tc.members)
 		}
-	}
+	})
 }
 
 // TestEcho: the example commands are valid POSIX shell printing the
 // document unchanged.
 func TestEcho(t *testing.T) {
-	tests := []struct {
+	type row struct {
 		reason, doc, want string
-	}{
+	}
+	tests := []row{
 		{"plain", `{"a":1}`, `echo '{"a":1}'`},
 		{"a single quote is closed, escaped and reopened", `{"a":"it's"}`, `echo '{"a":"it'\''s"}'`},
 		{"a backslash needs printf: dash's echo reads escapes", `{"a":"\n"}`, `printf '%s\n' '{"a":"\n"}'`},
 	}
-	for _, tc := range tests {
-		if tc.reason == "" {
-			t.Fatal("table row without a reason")
-		}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
 		if got := echo([]byte(tc.doc)); got != tc.want {
-			t.Errorf("%s: %s, want %s", tc.reason, got, tc.want)
+			t.Errorf("%s, want %s", got, tc.want)
 		}
-	}
+	})
 }
 
 func TestWrap(t *testing.T) {
-	tests := []struct {
+	type row struct {
 		reason, in, want string
-	}{
+	}
+	tests := []row{
 		{"short", "a b  c", "> a b c\n"},
 		{"lines of at most 76 columns", strings.Repeat("word ", 20), "> " + strings.TrimSpace(strings.Repeat("word ", 15)) + "\n  " + strings.TrimSpace(strings.Repeat("word ", 5)) + "\n"},
 		{"a long word keeps its own line", "a " + strings.Repeat("x", 80) + " b", "> a\n  " + strings.Repeat("x", 80) + "\n  b\n"},
 	}
-	for _, tc := range tests {
-		if tc.reason == "" {
-			t.Fatal("table row without a reason")
-		}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
 		var b strings.Builder
 		wrap(&b, tc.in, "> ", "  ")
 		if b.String() != tc.want {
-			t.Errorf("%s:\ngot  %q\nwant %q", tc.reason, b.String(), tc.want)
+			t.Errorf("got  %q\nwant %q", b.String(), tc.want)
 		}
-	}
+	})
 }
 
 // TestRunMatchesBatch: run and batch give the same bytes for the same

@@ -9,6 +9,7 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -24,29 +25,6 @@ func runCLI(stdin []byte, args ...string) (stdout, stderr string, code int) {
 	return o.String(), e.String(), code
 }
 
-// parseErrorDoc decodes an error document into an *claimcheck.Error; it fails
-// the test when doc is not one.
-func parseErrorDoc(t testing.TB, doc []byte) *claimcheck.Error {
-	t.Helper()
-	var d struct {
-		Error *struct {
-			Code     string  `json:"code"`
-			Path     *string `json:"path"`
-			Position *int    `json:"position"`
-			Limit    string  `json:"limit"`
-			Message  string  `json:"message"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal(doc, &d); err != nil || d.Error == nil || d.Error.Path == nil {
-		t.Fatalf("not an error document: %.300s", doc)
-	}
-	e := &claimcheck.Error{Code: claimcheck.Code(d.Error.Code), Path: *d.Error.Path, Position: claimcheck.NoPosition, Limit: d.Error.Limit, Message: d.Error.Message}
-	if d.Error.Position != nil {
-		e.Position = *d.Error.Position
-	}
-	return e
-}
-
 // checkAnswer compares one answer document with a case.
 func checkAnswer(t testing.TB, c conformance.Case, doc []byte) {
 	t.Helper()
@@ -56,7 +34,7 @@ func checkAnswer(t testing.TB, c conformance.Case, doc []byte) {
 		}
 		return
 	}
-	conformance.CheckError(t, c, parseErrorDoc(t, doc))
+	conformance.CheckError(t, c, conformance.ParseErrorDoc(t, doc))
 }
 
 // wantValid reads the verdict of a case's output document with
@@ -181,13 +159,14 @@ func TestBatchConformance(t *testing.T) {
 				}
 				return b
 			}
-			tests := []struct {
+			type row struct {
 				reason string
 				cases  []conformance.Case
 				args   []string
 				eol    string
 				code   int
-			}{
+			}
+			tests := []row{
 				{"all cases, eight workers", cases, []string{"-j", "8"}, "\n", exitDocError},
 				{"CRLF, one worker; an error document outranks a false verdict", small, []string{"-j", "1", "-exit-code"}, "\r\n", exitDocError},
 				{"outputs only: a false verdict is exit 0", outputs, nil, "\n", exitOK},
@@ -197,33 +176,30 @@ func TestBatchConformance(t *testing.T) {
 			// The first row's answers are checked against the cases; the
 			// others', line for line, against the first row's.
 			var first map[string]string
-			for i, tc := range tests {
-				if tc.reason == "" {
-					t.Fatal("table row without a reason")
-				}
+			testutil.Run(t, tests, func(t *testing.T, tc row) {
 				args := append(append([]string{"batch"}, tc.args...), tool.ID)
 				stdout, stderr, code := runCLI(jsonl(tc.cases, tc.eol), args...)
 				if code != tc.code || stderr != "" {
-					t.Fatalf("%s: exit %d, want %d; stderr %s", tc.reason, code, tc.code, stderr)
+					t.Fatalf("exit %d, want %d; stderr %s", code, tc.code, stderr)
 				}
 				lines := strings.SplitAfter(stdout, "\n")
 				if lines[len(lines)-1] != "" || len(lines)-1 != len(tc.cases) {
-					t.Fatalf("%s: %d answers for %d lines", tc.reason, len(lines)-1, len(tc.cases))
+					t.Fatalf("%d answers for %d lines", len(lines)-1, len(tc.cases))
 				}
-				if i == 0 {
+				if first == nil {
 					first = map[string]string{}
 					for i, c := range tc.cases {
 						first[c.Name] = lines[i]
 						t.Run(c.Name, func(t *testing.T) { checkAnswer(t, c, []byte(lines[i])) })
 					}
-					continue
+					return
 				}
 				for i, c := range tc.cases {
 					if lines[i] != first[c.Name] {
-						t.Errorf("%s: case %s: %.200s, first row's %.200s", tc.reason, c.Name, lines[i], first[c.Name])
+						t.Errorf("case %s: %.200s, first row's %.200s", c.Name, lines[i], first[c.Name])
 					}
 				}
-			}
+			})
 		})
 	}
 }
@@ -239,14 +215,15 @@ func TestBatchLines(t *testing.T) {
 	ok := `{"source":[1],"claim":[1]}`
 	exact := ok + strings.Repeat(" ", max-len(ok))
 	blank := blankLine().Message
-	lines := []struct {
+	type row struct {
 		reason string
 		text   string
 		code   claimcheck.Code // "" for a valid verdict
 		path   string
 		limit  string
 		msg    string // when not "", the message
-	}{
+	}
+	lines := []row{
 		{"a document", ok, "", "", "", ""},
 		{"an empty line", "", claimcheck.InvalidInput, "", "", blank},
 		{"spaces and a tab", " \t ", claimcheck.InvalidInput, "", "", blank},
@@ -265,47 +242,52 @@ func TestBatchLines(t *testing.T) {
 		{"two blank lines in a row (2)", "  ", claimcheck.InvalidInput, "", "", blank},
 		{"a final CR without LF ends the line", ok + "\r", "", "", "", ""},
 	}
+	// The rows are the lines of one input; each row's subtest checks its
+	// line's answer.
 	var texts []string
-	for _, l := range lines {
-		if l.reason == "" {
-			t.Fatal("table row without a reason")
-		}
+	at := make(map[string]int, len(lines)) // a row's index, by its reason
+	for i, l := range lines {
 		texts = append(texts, l.text)
+		at[l.reason] = i
 	}
 	in := strings.Join(texts, "\n") // no final "\n": the last line ends with "\r"
 	for _, j := range []string{"1", "3"} {
-		stdout, stderr, code := runCLI([]byte(in), "batch", "-j", j, "-max-line-bytes", fmt.Sprint(max), schema.MultisetEquality)
-		if code != exitDocError || stderr != "" {
-			t.Fatalf("exit %d, want 1; stderr %s", code, stderr)
-		}
-		answers := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-		if len(answers) != len(lines) {
-			t.Fatalf("-j %s: %d answers, want %d:\n%s", j, len(answers), len(lines), stdout)
-		}
-		for i, w := range lines {
-			if w.code == "" {
-				if !strings.HasPrefix(answers[i], `{"valid":true`) {
-					t.Errorf("-j %s line %d (%s): %s, want valid", j, i+1, w.reason, answers[i])
+		t.Run("-j "+j, func(t *testing.T) {
+			stdout, stderr, code := runCLI([]byte(in), "batch", "-j", j, "-max-line-bytes", fmt.Sprint(max), schema.MultisetEquality)
+			if code != exitDocError || stderr != "" {
+				t.Fatalf("exit %d, want 1; stderr %s", code, stderr)
+			}
+			answers := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+			if len(answers) != len(lines) {
+				t.Fatalf("%d answers, want %d:\n%s", len(answers), len(lines), stdout)
+			}
+			testutil.Run(t, lines, func(t *testing.T, w row) {
+				i := at[w.reason]
+				if w.code == "" {
+					if !strings.HasPrefix(answers[i], `{"valid":true`) {
+						t.Errorf("line %d: %s, want valid", i+1, answers[i])
+					}
+					return
 				}
-				continue
-			}
-			e := parseErrorDoc(t, []byte(answers[i]))
-			if e.Code != w.code || e.Path != w.path || e.Limit != w.limit || e.Position != claimcheck.NoPosition || w.msg != "" && e.Message != w.msg {
-				t.Errorf("-j %s line %d (%s): %s, want %+v", j, i+1, w.reason, answers[i], w)
-			}
-		}
+				e := conformance.ParseErrorDoc(t, []byte(answers[i]))
+				if e.Code != w.code || e.Path != w.path || e.Limit != w.limit || e.Position != claimcheck.NoPosition || w.msg != "" && e.Message != w.msg {
+					t.Errorf("line %d: %s, want %+v", i+1, answers[i], w)
+				}
+			})
+		})
 	}
 }
 
 // TestBatchEnds: the end of input ends the last line and starts none.
 func TestBatchEnds(t *testing.T) {
 	ok := `{"source":[],"claim":[]}`
-	tests := []struct {
+	type row struct {
 		reason  string
 		in      string
 		answers int
 		code    int
-	}{
+	}
+	tests := []row{
 		{"empty input: no lines", "", 0, exitOK},
 		{"a final newline ends the last line", ok + "\n", 1, exitOK},
 		{"no final newline", ok, 1, exitOK},
@@ -314,15 +296,12 @@ func TestBatchEnds(t *testing.T) {
 		{"an extra newline at the end is a blank line", ok + "\n\n", 2, exitDocError},
 		{"spaces after the last newline are a line", ok + "\n  ", 2, exitDocError},
 	}
-	for _, tc := range tests {
-		if tc.reason == "" {
-			t.Fatal("table row without a reason")
-		}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
 		stdout, stderr, code := runCLI([]byte(tc.in), "batch", schema.MultisetEquality)
 		if code != tc.code || stderr != "" || strings.Count(stdout, "\n") != tc.answers {
-			t.Errorf("%s: exit %d (want %d), %d answers (want %d); stderr %q", tc.reason, code, tc.code, strings.Count(stdout, "\n"), tc.answers, stderr)
+			t.Errorf("exit %d (want %d), %d answers (want %d); stderr %q", code, tc.code, strings.Count(stdout, "\n"), tc.answers, stderr)
 		}
-	}
+	})
 }
 
 // TestBatchParallelOrder: one worker and eight give the same bytes on a

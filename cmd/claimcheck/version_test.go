@@ -4,6 +4,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -12,11 +13,12 @@ func TestVersionText(t *testing.T) {
 	mod := debug.Module{Path: "github.com/claimcheck/claimcheck"}
 	with := func(version string) debug.Module { m := mod; m.Version = version; return m }
 	tool := &schema.Tool{ID: "t", Version: "1.0.0"}
-	tests := []struct {
+	type row struct {
 		reason string
 		bi     *debug.BuildInfo
 		want   string
-	}{
+	}
+	tests := []row{
 		{"go install of a release: no VCS stamp",
 			&debug.BuildInfo{GoVersion: "go1.26.8", Main: with("v1.2.0"), Settings: []debug.BuildSetting{
 				{Key: "GOOS", Value: "linux"}, {Key: "GOARCH", Value: "amd64"}, {Key: "-trimpath", Value: "true"}}},
@@ -36,12 +38,9 @@ func TestVersionText(t *testing.T) {
 			"claimcheck (unknown)\ngo go1.26.8\ntool t@1.0.0\n"},
 		{"no build information", nil, "claimcheck (unknown)\ntool t@1.0.0\n"},
 	}
-	for _, tc := range tests {
-		if tc.reason == "" {
-			t.Fatal("table row without a reason")
-		}
+	testutil.Run(t, tests, func(t *testing.T, tc row) {
 		if got := versionText(tc.bi, []*schema.Tool{tool}); got != tc.want {
-			t.Errorf("%s:\ngot\n%s\nwant\n%s", tc.reason, got, tc.want)
+			t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 		}
-	}
+	})
 }

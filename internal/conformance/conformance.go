@@ -7,7 +7,9 @@
 //	{"name": "...", "tool": "...", "input": "<document text>", "output": {...}}
 //	{"name": "...", "tool": "...", "input_base64": "<document bytes>", "error": {"code": ..., "path": ..., "position": ..., "limit": ...}}
 //
-// Outputs are compared as JSON values; errors by code, path, position and limit.
+// Outputs are compared as JSON values; errors by code, path, position and
+// limit. [ParseErrorDoc] reads an error document that a command or handler
+// wrote, for [CheckError] and for tests' own checks.
 package conformance
 
 import (
@@ -162,6 +164,39 @@ func CheckError(t testing.TB, c Case, err error) {
 	if e.Message == "" || strings.ContainsRune(e.Message, '\n') {
 		t.Fatalf("message %q: want one non-empty line", e.Message)
 	}
+}
+
+// ParseErrorDoc decodes an error document, {"error":{code, path, position,
+// limit, message}}, with encoding/json, so that a test reads what a command
+// or handler wrote without trusting the code that wrote it. A document
+// without a position gives Position claimcheck.NoPosition; one without a
+// limit, Limit "".
+//
+// The test fails unless doc is an error document: JSON whose "error" member
+// is an object with a code, a path (the empty string for the whole input),
+// a message and, when it has a position, one of 0 or more.
+func ParseErrorDoc(t testing.TB, doc []byte) *claimcheck.Error {
+	t.Helper()
+	var d struct {
+		Error *struct {
+			Code     string  `json:"code"`
+			Path     *string `json:"path"`
+			Position *int    `json:"position"`
+			Limit    string  `json:"limit"`
+			Message  string  `json:"message"`
+		} `json:"error"`
+	}
+	err := json.Unmarshal(doc, &d)
+	if err != nil || d.Error == nil || d.Error.Code == "" || d.Error.Path == nil || d.Error.Message == "" ||
+		d.Error.Position != nil && *d.Error.Position < 0 {
+		t.Fatalf("not an error document: %.300s", doc)
+	}
+	e := &claimcheck.Error{Code: claimcheck.Code(d.Error.Code), Path: *d.Error.Path, Position: claimcheck.NoPosition,
+		Limit: d.Error.Limit, Message: d.Error.Message}
+	if d.Error.Position != nil {
+		e.Position = *d.Error.Position
+	}
+	return e
 }
 
 // JSONEqual reports whether a and b are equal as JSON values (numbers
