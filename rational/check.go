@@ -5,11 +5,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck"
-	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsonw"
+	"github.com/claimcheck/claimcheck/internal/rattext"
 )
 
 // ReferenceVersion is the reference_version of every [Result].
@@ -231,74 +230,19 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 	return r, nil
 }
 
-// validateExpression is step 2 of the check order: s is not empty
-// (invalid_input at position 0), has at most MaxExpressionBytes bytes
-// (limit_exceeded at position 0) and is valid UTF-8 (invalid_input at the
-// code point offset of the first invalid byte, each invalid byte counting as
-// one code point; a surrogate's 3-byte encoding is invalid).
+// validateExpression is step 2 of the check order; see rattext.Expression.
 func (l Limits) validateExpression(s string) *claimcheck.Error {
-	if s == "" {
-		return errs.InvalidAt(pathExpression, 0, "empty expression")
-	}
-	if len(s) > l.MaxExpressionBytes {
-		return errs.LimitAt(pathExpression, 0, limitBytes,
-			"expression of "+strconv.Itoa(len(s))+" bytes, more than "+strconv.Itoa(l.MaxExpressionBytes))
-	}
-	pos := 0
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			i++
-			pos++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			return errs.InvalidAt(pathExpression, pos, "invalid UTF-8 or lone surrogate in expression")
-		}
-		i += size
-		pos++
-	}
-	return nil
+	return rattext.Expression(s, l.MaxExpressionBytes)
 }
 
-// parseClaim is step 3 of the check order: s must match
-// ^-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?$ exactly (else invalid_input), and then
-// neither its numerator nor its denominator may have more than
-// MaxValueDigits digits, the sign not counted (else limit_exceeded). The
+// parseClaim is step 3 of the check order: the text check of
+// rattext.Claim, then the value. The
 // value is returned reduced ("2/4" is 1/2, "-0" is 0), with whether s is its
 // canonical form.
 func (l Limits) parseClaim(s string) (Rat, bool, *claimcheck.Error) {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	numStart := i
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && '1' <= s[i] && s[i] <= '9':
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-	default:
-		return Rat{}, false, badClaim()
-	}
-	numEnd := i
-	denStart := len(s)
-	if i < len(s) {
-		if s[i] != '/' || i+1 >= len(s) || s[i+1] < '1' || s[i+1] > '9' {
-			return Rat{}, false, badClaim()
-		}
-		denStart = i + 1
-		for i = denStart; i < len(s) && isDigit(s[i]); i++ {
-		}
-		if i != len(s) {
-			return Rat{}, false, badClaim()
-		}
-	}
-	if numEnd-numStart > l.MaxValueDigits || len(s)-denStart > l.MaxValueDigits {
-		return Rat{}, false, errs.Limit(pathClaim, limitDigits,
-			"claimed value with a numerator or denominator of more than "+strconv.Itoa(l.MaxValueDigits)+" digits")
+	numStart, numEnd, denStart, err := rattext.Claim(s, l.MaxValueDigits)
+	if err != nil {
+		return Rat{}, false, err
 	}
 	n := literal(s[numStart:numEnd])
 	if numStart > 0 {
@@ -314,10 +258,6 @@ func (l Limits) parseClaim(s string) (Rat, bool, *claimcheck.Error) {
 	d := literal(s[denStart:])
 	v := mul(&n, &d, true)
 	return v, !isOne(&d.num) && v.denom().Cmp(&d.num) == 0, nil
-}
-
-func badClaim() *claimcheck.Error {
-	return errs.Invalid(pathClaim, "claimed value is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 }
 
 // ErrRejected is the error every non-nil [Result.Err] wraps:

@@ -14,9 +14,7 @@ import (
 
 const (
 	pathExpression = "/expression"
-	pathClaim      = "/claimed_value"
 
-	limitBytes  = "max_expression_bytes"
 	limitTokens = "max_tokens"
 	limitDepth  = "max_depth"
 	limitDigits = "max_value_digits"

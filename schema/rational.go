@@ -1,9 +1,9 @@
 package schema
 
 import (
-	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/rattext"
 	"github.com/claimcheck/claimcheck/rational"
 )
 
@@ -44,17 +44,13 @@ func (t *Tool) executeRational(src string) ([]byte, error) {
 		canonTypeErr = errs.Invalid("/require_canonical", "require_canonical must be a boolean, not "+kindName(canonNode.Kind))
 	}
 	if claimTypeErr != nil || canonTypeErr != nil {
-		// CheckRational runs steps 2 and 3 first. With a claim that fails
-		// step 3, an error at /expression is step 2's; with the expression
-		// "0", which passes every step but 3, an error is step 3's.
-		_, err := rational.CheckRational(rational.Input{Expression: in.Expression, ClaimedValue: "-"}, lim)
-		if e, ok := err.(*claimcheck.Error); ok && e.Path == "/expression" {
+		if err := rattext.Expression(in.Expression, lim.MaxExpressionBytes); err != nil {
 			return nil, err
 		}
 		if claimTypeErr != nil {
 			return nil, claimTypeErr
 		}
-		if _, err := rational.CheckRational(rational.Input{Expression: "0", ClaimedValue: in.ClaimedValue}, lim); err != nil {
+		if _, _, _, err := rattext.Claim(in.ClaimedValue, lim.MaxValueDigits); err != nil {
 			return nil, err
 		}
 		return nil, canonTypeErr
