@@ -143,14 +143,7 @@ func (r DifferenceResult) MarshalJSON() ([]byte, error) { return r.AppendJSON(ni
 // A result that is not a verdict — the zero value, or fields that contradict
 // each other — is refused with an error and dst is returned unchanged.
 func (r DifferenceResult) AppendJSON(dst []byte) ([]byte, error) {
-	if !isVerdict(r.Valid, r.Reason, r.Discrepancy != nil, r.ReferenceVersion) {
-		return dst, errNoVerdict
-	}
-	dst = appendHead(dst, r.Valid, r.Reason)
-	if !r.Valid {
-		dst = r.Discrepancy.appendJSON(dst)
-	}
-	return appendTail(dst, r.ReferenceVersion), nil
+	return appendResult(dst, r.Valid, r.Reason, r.Discrepancy, r.ReferenceVersion)
 }
 
 // MarshalJSON returns {"path":...,"expected":E,"actual":A}.

@@ -130,14 +130,7 @@ func (r EqualityResult) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil)
 // each other (valid with a discrepancy, invalid without one, no reference
 // version) — is refused with an error and dst is returned unchanged.
 func (r EqualityResult) AppendJSON(dst []byte) ([]byte, error) {
-	if !isVerdict(r.Valid, r.Reason, r.Discrepancy != nil, r.ReferenceVersion) {
-		return dst, errNoVerdict
-	}
-	dst = appendHead(dst, r.Valid, r.Reason)
-	if !r.Valid {
-		dst = r.Discrepancy.appendJSON(dst)
-	}
-	return appendTail(dst, r.ReferenceVersion), nil
+	return appendResult(dst, r.Valid, r.Reason, r.Discrepancy, r.ReferenceVersion)
 }
 
 // MarshalJSON returns {"path":...,"expected":"S","actual":"C"}.

@@ -81,27 +81,25 @@ func resultString(err error) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// isVerdict reports whether a result's fields are a verdict: valid with no
-// reason and no discrepancy, or invalid with both; and a reference version.
-func isVerdict(valid bool, reason Reason, hasDisc bool, refVersion string) bool {
-	return refVersion != "" && valid == (reason == "") && valid != hasDisc
-}
-
-// appendHead appends {"valid":...,"reason":...,"discrepancy": for a verdict;
-// the caller appends the discrepancy, then appendTail.
-func appendHead(dst []byte, valid bool, reason Reason) []byte {
-	if valid {
-		return append(dst, `{"valid":true`...)
+// appendResult appends the output document of either result type: valid,
+// reason, discrepancy, reference_version, in the output schema's order. A
+// result whose fields are not a verdict — valid with no reason and no
+// discrepancy, or invalid with both; and a reference version — is refused.
+func appendResult[D interface{ appendJSON([]byte) []byte }](dst []byte, valid bool, reason Reason, d *D, refVersion string) ([]byte, error) {
+	if refVersion == "" || valid != (reason == "") || valid != (d == nil) {
+		return dst, errNoVerdict
 	}
-	dst = append(dst, `{"valid":false,"reason":`...)
-	dst = jsonw.AppendString(dst, string(reason))
-	return append(dst, `,"discrepancy":`...)
-}
-
-func appendTail(dst []byte, refVersion string) []byte {
+	if valid {
+		dst = append(dst, `{"valid":true`...)
+	} else {
+		dst = append(dst, `{"valid":false,"reason":`...)
+		dst = jsonw.AppendString(dst, string(reason))
+		dst = append(dst, `,"discrepancy":`...)
+		dst = (*d).appendJSON(dst)
+	}
 	dst = append(dst, `,"reference_version":`...)
 	dst = jsonw.AppendString(dst, refVersion)
-	return append(dst, '}')
+	return append(dst, '}'), nil
 }
 
 func appendScalarOrNull(dst []byte, s *canon.Scalar) []byte {
