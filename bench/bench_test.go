@@ -10,6 +10,7 @@ import (
 	"github.com/claimcheck/claimcheck/schema"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/minio/simdjson-go"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -18,7 +19,7 @@ type discardT struct{}
 
 func (discardT) Errorf(string, ...any) {}
 
-var sizes = []int{1000, 10000}
+var sizes = []int{100, 1000, 10000}
 
 // lessAny orders mixed scalars for cmpopts.SortSlices: by type, then value.
 func lessAny(a, b any) bool {
@@ -198,27 +199,58 @@ func BenchmarkRational(b *testing.B) {
 }
 
 // BenchmarkExecute: the 10,000-item equality document, JSON in and JSON
-// out, vs merely decoding the same bytes leniently into any.
+// out, vs merely decoding the same bytes: leniently into any with
+// encoding/json; into a struct of two []any with goccy/go-json and
+// bytedance/sonic, alone and followed by the map[any]int count (what a
+// hurried grader writes); and simdjson-go's parse alone (a tape, no Go
+// values: the floor of reading the bytes at all).
 func BenchmarkExecute(b *testing.B) {
 	source := mixed(10000, 1)
 	doc := equalityDoc(source, shuffled(source, 2))
-	b.Run("10000/claimcheck-execute", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(doc)))
-		for b.Loop() {
-			if _, err := schema.Execute(schema.MultisetEquality, "", doc); err != nil {
-				b.Fatal(err)
-			}
+	run := func(name string, f func() error) {
+		if err := f(); err != nil {
+			b.Fatalf("%s: %v", name, err)
 		}
-	})
-	b.Run("10000/encoding-json-unmarshal", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(doc)))
-		for b.Loop() {
-			var v any
-			if err := json.Unmarshal(doc, &v); err != nil {
-				b.Fatal(err)
+		b.Run("10000/"+name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				if err := f(); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
+		})
+	}
+	run("claimcheck-execute", func() error {
+		_, err := schema.Execute(schema.MultisetEquality, "", doc)
+		return err
 	})
+	run("encoding-json-unmarshal", func() error {
+		var v any
+		return json.Unmarshal(doc, &v)
+	})
+	for _, p := range decoders {
+		run(p.name+"-decode", func() error {
+			var v equalityDecoded
+			return p.unmarshal(doc, &v)
+		})
+		run(p.name+"-decode-count", func() error {
+			var v equalityDecoded
+			if err := p.unmarshal(doc, &v); err != nil {
+				return err
+			}
+			if !countAny(v.Source, v.Claim) {
+				return errNotEqual
+			}
+			return nil
+		})
+	}
+	if simdjson.SupportedCPU() {
+		var pj *simdjson.ParsedJson
+		run("simdjson-go-parse", func() error {
+			var err error
+			pj, err = simdjson.Parse(doc, pj)
+			return err
+		})
+	}
 }
