@@ -1,0 +1,111 @@
+// Package jsonnum owns RFC 8259's number grammar (section 6):
+//
+//	number = [ "-" ] int [ frac ] [ exp ]
+//	int    = "0" / ( digit1-9 *DIGIT )
+//	frac   = "." 1*DIGIT
+//	exp    = ( "e" / "E" ) [ "-" / "+" ] 1*DIGIT
+//
+// Both readers of number literals use it: the strict JSON scanner
+// (internal/jsontext), which finds where a literal ends inside a document,
+// and canon.ParseNumber, which accepts a literal exactly when all of it is
+// one.
+package jsonnum
+
+import "math/bits"
+
+// A Fault says where a literal first leaves the grammar.
+type Fault uint8
+
+const (
+	// OK: no fault; the literal is grammatical up to the returned length.
+	OK Fault = iota
+	// NoInt: there is no integer part (nothing, or a byte other than a digit,
+	// after the optional '-').
+	NoInt
+	// NoFracDigit: '.' is not followed by a digit.
+	NoFracDigit
+	// NoExpDigit: the exponent marker and its optional sign are not followed
+	// by a digit.
+	NoExpDigit
+)
+
+// Scan reads the number literal at the start of s. It returns the length of
+// the longest grammatical prefix and OK, or the offset of the first byte
+// that breaks the grammar and the fault there. What follows a grammatical
+// prefix is not looked at: Scan("1x") is 1, OK, and Scan("01") is 1, OK (a
+// leading zero ends the integer part); a caller that wants all of s to be a
+// number compares the length with len(s).
+func Scan(s string) (int, Fault) {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i]-'1' < 9:
+		i = digits(s, i+1)
+	default:
+		return i, NoInt
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if i >= len(s) || s[i]-'0' >= 10 {
+			return i, NoFracDigit
+		}
+		i = digits(s, i+1)
+	}
+	if i < len(s) && s[i]|0x20 == 'e' {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if i >= len(s) || s[i]-'0' >= 10 {
+			return i, NoExpDigit
+		}
+		i = digits(s, i+1)
+	}
+	return i, OK
+}
+
+// digits returns the index of the first byte at or after i that is not an
+// ASCII digit (or len(s)), testing eight bytes at a time while eight remain.
+func digits(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		if nd := nonDigits(le64(s[i:])); nd != 0 {
+			return i + bits.TrailingZeros64(nd)>>3
+		}
+	}
+	for i < len(s) && s[i]-'0' < 10 {
+		i++
+	}
+	return i
+}
+
+// nonDigits returns x with the high bit of each byte set where that byte
+// of x (little-endian) is not an ASCII digit, and every other bit clear.
+// No sum carries out of its byte: the bytes are masked to 7 bits first.
+func nonDigits(x uint64) uint64 {
+	const (
+		high = 0x8080808080808080
+		low7 = 0x7f7f7f7f7f7f7f7f
+	)
+	y := x & low7
+	atLeast0 := (y + 0x5050505050505050) & high // y >= 0x30
+	above9 := (y + 0x4646464646464646) & high   // y >= 0x3a
+	return (x & high) | (high &^ atLeast0) | above9
+}
+
+// le64 reads the first eight bytes of s as a little-endian word (the
+// compiler makes this one load).
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// Valid reports whether all of s is one number literal.
+func Valid(s string) bool {
+	n, f := Scan(s)
+	return f == OK && n == len(s)
+}

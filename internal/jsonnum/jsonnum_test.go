@@ -1,0 +1,116 @@
+package jsonnum
+
+import (
+	"regexp"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+func TestScan(t *testing.T) {
+	tests := []struct {
+		in     string
+		n      int
+		fault  Fault
+		reason string
+	}{
+		{"0", 1, OK, "zero"},
+		{"-0", 2, OK, "negative zero is grammatical"},
+		{"123", 3, OK, "an integer"},
+		{"-1.5e+10", 8, OK, "every part"},
+		{"1E-2", 4, OK, "capital E and a minus exponent"},
+		{"1e05", 4, OK, "exponent digits may have leading zeros"},
+		{"0.000", 5, OK, "fraction digits may be zeros"},
+		{"01", 1, OK, "a leading zero ends the integer part; the caller sees the rest"},
+		{"1x", 1, OK, "Scan stops at the first byte that cannot continue the literal"},
+		{"1,2", 1, OK, "a comma ends a literal in an array"},
+		{"12]", 2, OK, "a bracket ends a literal"},
+		{"", 0, NoInt, "empty"},
+		{"-", 1, NoInt, "a sign alone"},
+		{"+1", 0, NoInt, "no plus sign"},
+		{".5", 0, NoInt, "no bare fraction"},
+		{"-.5", 1, NoInt, "no bare fraction after a sign"},
+		{"-a", 1, NoInt, "a sign then a letter"},
+		{"1.", 2, NoFracDigit, "a point needs a digit"},
+		{"1.e5", 2, NoFracDigit, "a point then an exponent"},
+		{"1e", 2, NoExpDigit, "an exponent needs a digit"},
+		{"1e+", 3, NoExpDigit, "an exponent sign needs a digit"},
+		{"1.5E-x", 5, NoExpDigit, "the fault's offset is after the sign"},
+		{"Infinity", 0, NoInt, "no words"},
+		{"\xff", 0, NoInt, "a non-ASCII byte"},
+		{"1\x00", 1, OK, "NUL ends a literal"},
+		{"1e5e5", 3, OK, "one exponent only"},
+		{"1" + string(rune(0x660)), 1, OK, "Arabic-Indic digits are not digits"},
+	}
+	for _, tc := range tests {
+		if tc.reason == "" {
+			t.Fatalf("%q: a row without a reason", tc.in)
+		}
+		n, f := Scan(tc.in)
+		if n != tc.n || f != tc.fault {
+			t.Errorf("%s: Scan(%q) = %d, %d; want %d, %d", tc.reason, tc.in, n, f, tc.n, tc.fault)
+		}
+		if want := tc.fault == OK && tc.n == len(tc.in); Valid(tc.in) != want {
+			t.Errorf("%s: Valid(%q) = %v, want %v", tc.reason, tc.in, !want, want)
+		}
+	}
+}
+
+// grammar is the RFC's grammar as a regular expression, the oracle.
+var grammar = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`)
+
+// TestScanMatchesGrammar: on strings made of the bytes that matter, Scan
+// accepts exactly the longest prefix the regular expression matches, and
+// Valid exactly the strings it matches whole.
+func TestScanMatchesGrammar(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		// Mostly digits, so that runs reach past the eight bytes read at a
+		// time; the neighbours of '0' and '9' in ASCII, and bytes with the
+		// high bit set, which the word-wise test must not take for digits.
+		alphabet := []rune("0123456789012345678901234567890123456789-+.eE/: ")
+		s := rapid.StringOfN(rapid.SampledFrom(alphabet), 0, 40, -1).Draw(t, "s")
+		if rapid.Bool().Draw(t, "high byte") {
+			k := rapid.IntRange(0, len(s)).Draw(t, "at")
+			s = s[:k] + string([]byte{rapid.SampledFrom([]byte{0x80, 0xb0, 0xb9, 0xff}).Draw(t, "byte")}) + s[k:]
+		}
+		n, f := Scan(s)
+		m := grammar.FindString(s)
+		if f == OK && s[:n] != m {
+			t.Fatalf("Scan(%q) = %d, OK; the grammar's longest prefix is %q", s, n, m)
+		}
+		if f != OK && m == "" && f != NoInt {
+			t.Fatalf("Scan(%q) = %d, %d; no literal starts it, want NoInt", s, n, f)
+		}
+		if f != OK && m != "" && !isPrefixLonger(s, m, n) {
+			t.Fatalf("Scan(%q) faults %d at %d; the grammar matches %q", s, f, n, m)
+		}
+		if whole := m != "" && m == s; Valid(s) != whole {
+			t.Fatalf("Valid(%q) = %v; the grammar says %v", s, Valid(s), whole)
+		}
+	})
+}
+
+// isPrefixLonger: a fault at n after a grammatical prefix m happens only
+// where the literal tried to go on ('.', or an exponent marker) and could
+// not; m then ends at the byte before that attempt.
+func isPrefixLonger(s, m string, n int) bool {
+	return n > len(m) && (s[len(m)] == '.' || s[len(m)] == 'e' || s[len(m)] == 'E')
+}
+
+// TestNonDigits: the word-wise test agrees with the byte-wise one on every
+// byte value in every position.
+func TestNonDigits(t *testing.T) {
+	for pos := 0; pos < 8; pos++ {
+		for b := 0; b < 256; b++ {
+			w := []byte("01234567")
+			w[pos] = byte(b)
+			got := nonDigits(le64(string(w)))
+			for k := 0; k < 8; k++ {
+				want := w[k] < '0' || w[k] > '9'
+				if (got>>(8*k+7))&1 == 1 != want || got&^0x8080808080808080 != 0 {
+					t.Fatalf("nonDigits(%q) = %#x: byte %d wrong", w, got, k)
+				}
+			}
+		}
+	}
+}
