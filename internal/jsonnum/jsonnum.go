@@ -82,6 +82,48 @@ func digits(s string, i int) int {
 	return i
 }
 
+// Digits reads the run of ASCII digits at s[i:], returning m × 10^k plus
+// the run's value (k its length) and the index after the run. The sum wraps
+// past 2^64: a caller that needs it exact reads at most 19 digits into a
+// zero m, as len(run) tells. It reads eight digits at a time while eight
+// bytes remain.
+func Digits(s string, i int, m uint64) (uint64, int) {
+	for ; i+8 <= len(s); i += 8 {
+		x := le64(s[i:])
+		k := 8
+		if nd := nonDigits(x); nd != 0 {
+			k = bits.TrailingZeros64(nd) >> 3
+		}
+		if k > 0 {
+			// The digits' values, the first in the high byte after the shift
+			// (the zeros shifted in are leading zeros).
+			m = m*pow10[k] + eightDigits((x-0x3030303030303030)<<(64-8*k))
+		}
+		if k < 8 {
+			return m, i + k
+		}
+	}
+	for ; i < len(s) && s[i]-'0' < 10; i++ {
+		m = m*10 + uint64(s[i]-'0')
+	}
+	return m, i
+}
+
+var pow10 = [...]uint64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000}
+
+// eightDigits returns the value of the eight decimal digits in the bytes
+// of v, one digit (0-9) per byte, the most significant in the low byte: in
+// three steps of pairing neighbours (SWAR, as in fast_float).
+func eightDigits(v uint64) uint64 {
+	const (
+		mask = 0x000000ff000000ff
+		mul1 = 100 + 1000000<<32
+		mul2 = 1 + 10000<<32
+	)
+	v = v*10 + v>>8 // each even byte: two digits
+	return uint64(uint32((v&mask*mul1 + (v>>16)&mask*mul2) >> 32))
+}
+
 // nonDigits returns x with the high bit of each byte set where that byte
 // of x (little-endian) is not an ASCII digit, and every other bit clear.
 // No sum carries out of its byte: the bytes are masked to 7 bits first.

@@ -114,3 +114,27 @@ func TestNonDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestDigits: the run's value and end agree with a digit-by-digit reading,
+// for runs of every length up to 19 at every alignment, followed by every
+// kind of byte, and m accumulates.
+func TestDigits(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pre := rapid.StringOfN(rapid.RuneFrom([]rune("x-.")), 0, 9, -1).Draw(t, "pre")
+		run := rapid.StringOfN(rapid.RuneFrom([]rune("0123456789")), 0, 19, -1).Draw(t, "run")
+		post := rapid.StringOfN(rapid.SampledFrom([]rune("0123456789e.,]/: \x00\u00b9")), 0, 10, -1).Draw(t, "post")
+		m0 := rapid.Uint64Range(0, 9).Draw(t, "m")
+		s := pre + run + post
+		wantEnd := len(pre)
+		want := m0
+		for wantEnd < len(s) && s[wantEnd] >= '0' && s[wantEnd] <= '9' {
+			want = want*10 + uint64(s[wantEnd]-'0')
+			wantEnd++
+		}
+		m, end := Digits(s, len(pre), m0)
+		exact := wantEnd-len(pre) <= 18 || m0 == 0 && wantEnd-len(pre) == 19 // else the sum may wrap
+		if end != wantEnd || exact && m != want {
+			t.Fatalf("Digits(%q, %d, %d) = %d, %d; want %d, %d", s, len(pre), m0, m, end, want, wantEnd)
+		}
+	})
+}
