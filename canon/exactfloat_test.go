@@ -70,6 +70,8 @@ func TestParseNumberExactRows(t *testing.T) {
 		{"8.98846567431158e307", "a large exponent with a short mantissa"},
 		{"3.0000000000000004", "17 digits just above 3"},
 		{"7.2057594037927933e16", "2^56 written in 17 digits"},
+		{"-0.1" + strings.Repeat("0", 774) + "e-1", "781 bytes with the sign, 780 without: the sign is kept"},
+		{"-1" + strings.Repeat("0", 774) + "e-770", "781 bytes, a long negative mantissa"},
 	}
 	for _, r := range rows {
 		if r.reason == "" {

@@ -129,21 +129,26 @@ func exactFloat(lit string) (f float64, ok bool) {
 		i = 1
 	}
 	var m uint64
-	nd, e := 0, 0 // significant digits in m; decimal exponent
-	for ; i < len(lit) && lit[i]-'0' < 10; i++ {
-		m = m*10 + uint64(lit[i]-'0')
-		if m != 0 {
-			nd++
-		}
+	var nd, e int // significant digits read into m; decimal exponent
+	if lit[i] == '0' {
+		i++ // the integer part is 0: no significant digits yet
+	} else {
+		j := i
+		m, i = jsonnum.Digits(lit, i, 0)
+		nd = i - j
 	}
 	if i < len(lit) && lit[i] == '.' {
-		for i++; i < len(lit) && lit[i]-'0' < 10; i++ {
-			m = m*10 + uint64(lit[i]-'0')
-			if m != 0 {
-				nd++
+		i++
+		if m == 0 {
+			for i < len(lit) && lit[i] == '0' { // leading zeros of 0.00d…
+				i++
+				e--
 			}
-			e--
 		}
+		j := i
+		m, i = jsonnum.Digits(lit, i, m)
+		nd += i - j
+		e -= i - j
 	}
 	if nd > 19 { // m may have wrapped
 		return 0, false
@@ -201,6 +206,7 @@ func parseFloat(lit string) (float64, error) {
 	if len(lit) <= maxDigits {
 		return strconv.ParseFloat(lit, 64)
 	}
+	whole := lit
 	neg := lit[0] == '-'
 	if neg {
 		lit = lit[1:]
@@ -221,8 +227,8 @@ func parseFloat(lit string) (float64, error) {
 	if digits == "" {
 		return 0, nil
 	}
-	if len(digits) <= maxDigits && len(lit) <= maxDigits {
-		return strconv.ParseFloat(lit, 64)
+	if len(digits) <= maxDigits && len(whole) <= maxDigits {
+		return strconv.ParseFloat(whole, 64)
 	}
 	if len(digits) > maxDigits {
 		digits = digits[:maxDigits] + "1" // the rest is non-zero: TrimRight removed trailing zeros
