@@ -97,10 +97,11 @@ func invalidOffset(s string) int {
 // even; one that rounds to ±Inf (such as 1e400) is an *[claimcheck.Error], one that
 // underflows (such as 1e-400) is 0.
 func ParseNumber(lit string) (Scalar, error) {
-	if !jsonnum.Valid(lit) {
+	n, fault := jsonnum.Parse(lit)
+	if fault != jsonnum.OK || n.Len != len(lit) {
 		return Scalar{}, errs.Invalid("", "not a JSON number: "+strconv.Quote(lit))
 	}
-	if f, ok := exactFloat(lit); ok {
+	if f, ok := exactFloat(n); ok {
 		return Scalar{kind: Number, num: f + 0}, nil
 	}
 	f, err := parseFloat(lit)
@@ -114,66 +115,20 @@ func ParseNumber(lit string) (Scalar, error) {
 var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// exactFloat returns the double nearest a grammatical literal when one
-// floating-point operation computes it exactly (Clinger's fast path), as it
-// does for the literals most documents hold, short integers and short
-// decimals: the significant digits make an integer m of at most 2^53, the
-// decimal exponent e has |e| <= 22, so m and 10^|e| are both doubles, and
-// the hardware's m × 10^e or m / 10^-e is correctly rounded, ties to even.
-// Any other literal is left to strconv (ok false). A literal whose digits
-// are all zeros is 0 whatever its exponent.
-func exactFloat(lit string) (f float64, ok bool) {
-	i := 0
-	neg := lit[0] == '-'
-	if neg {
-		i = 1
-	}
-	var m uint64
-	var nd, e int // significant digits read into m; decimal exponent
-	if lit[i] == '0' {
-		i++ // the integer part is 0: no significant digits yet
-	} else {
-		j := i
-		m, i = jsonnum.Digits(lit, i, 0)
-		nd = i - j
-	}
-	if i < len(lit) && lit[i] == '.' {
-		i++
-		if m == 0 {
-			for i < len(lit) && lit[i] == '0' { // leading zeros of 0.00d…
-				i++
-				e--
-			}
-		}
-		j := i
-		m, i = jsonnum.Digits(lit, i, m)
-		nd += i - j
-		e -= i - j
-	}
-	if nd > 19 { // m may have wrapped
-		return 0, false
-	}
-	if i < len(lit) { // the exponent: [eE][+-]?[0-9]+
-		i++
-		eneg := lit[i] == '-'
-		if lit[i] == '+' || eneg {
-			i++
-		}
-		x := 0
-		for ; i < len(lit); i++ {
-			if x < 1000 { // far outside the fast path already
-				x = x*10 + int(lit[i]-'0')
-			}
-		}
-		if eneg {
-			x = -x
-		}
-		e += x
-	}
+// exactFloat returns the double nearest a literal that jsonnum.Parse read,
+// when one floating-point operation computes it exactly (Clinger's fast
+// path), as it does for the literals most documents hold, short integers and
+// short decimals: the significant digits make an integer m of at most 2^53,
+// the decimal exponent e has |e| <= 22, so m and 10^|e| are both doubles,
+// and the hardware's m × 10^e or m / 10^-e is correctly rounded, ties to
+// even. Any other literal is left to strconv (ok false). A literal without
+// a significant digit is 0 whatever its exponent.
+func exactFloat(n jsonnum.Number) (f float64, ok bool) {
+	m, e := n.Mant, n.Exp
 	switch {
-	case m == 0:
+	case n.Digits == 0:
 		return 0, true
-	case m > 1<<53:
+	case n.Digits > 19 || m > 1<<53: // m may have wrapped, or is not a double
 		return 0, false
 	case e == 0:
 		f = float64(m)
@@ -184,7 +139,7 @@ func exactFloat(lit string) (f float64, ok bool) {
 	default:
 		return 0, false
 	}
-	if neg {
+	if n.Neg {
 		f = -f
 	}
 	return f, true

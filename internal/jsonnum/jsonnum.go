@@ -5,10 +5,10 @@
 //	frac   = "." 1*DIGIT
 //	exp    = ( "e" / "E" ) [ "-" / "+" ] 1*DIGIT
 //
-// Both readers of number literals use it: the strict JSON scanner
+// Both readers of number literals use its Parse: the strict JSON scanner
 // (internal/jsontext), which finds where a literal ends inside a document,
 // and canon.ParseNumber, which accepts a literal exactly when all of it is
-// one.
+// one, and converts the digits Parse read on the way.
 package jsonnum
 
 import "math/bits"
@@ -29,57 +29,92 @@ const (
 	NoExpDigit
 )
 
-// Scan reads the number literal at the start of s. It returns the length of
-// the longest grammatical prefix and OK, or the offset of the first byte
-// that breaks the grammar and the fault there. What follows a grammatical
-// prefix is not looked at: Scan("1x") is 1, OK, and Scan("01") is 1, OK (a
+// A Number is what Parse reads from a literal: its length and its value
+// as (-1)^Neg × Mant × 10^Exp.
+type Number struct {
+	// Len is the literal's length in bytes.
+	Len int
+	// Neg: the literal starts with '-'.
+	Neg bool
+	// Mant holds the significant digits (those after any leading zeros) of
+	// the integer and fraction parts, as an integer; it is exact only when
+	// Digits <= 19, and wraps past that.
+	Mant uint64
+	// Digits is how many significant digits Mant holds.
+	Digits int
+	// Exp is the decimal exponent: the written one less the number of
+	// fraction digits. A written exponent's magnitude is clamped at 10^9 (a
+	// literal's value is then 0 or beyond every double anyway).
+	Exp int
+}
+
+// maxExp is where Parse clamps a written exponent's magnitude.
+const maxExp = 1_000_000_000
+
+// Parse reads the number literal at the start of s, in one pass: where it
+// ends, and its digits. It returns the longest grammatical prefix as a
+// Number and OK, or, with the fault, a Number whose Len is the offset of the
+// first byte that breaks the grammar. What follows a grammatical prefix is
+// not looked at: Parse("1x") has Len 1 and OK, and Parse("01") too (a
 // leading zero ends the integer part); a caller that wants all of s to be a
-// number compares the length with len(s).
-func Scan(s string) (int, Fault) {
+// number compares Len with len(s).
+func Parse(s string) (Number, Fault) {
 	i := 0
-	if i < len(s) && s[i] == '-' {
+	neg := i < len(s) && s[i] == '-'
+	if neg {
 		i++
 	}
+	var m uint64
+	nd := 0
 	switch {
 	case i < len(s) && s[i] == '0':
-		i++
+		i++ // no significant digit
 	case i < len(s) && s[i]-'1' < 9:
-		i = digits(s, i+1)
+		j := i
+		m, i = Digits(s, i, 0)
+		nd = i - j
 	default:
-		return i, NoInt
+		return Number{Len: i}, NoInt
 	}
+	e := 0
 	if i < len(s) && s[i] == '.' {
 		i++
 		if i >= len(s) || s[i]-'0' >= 10 {
-			return i, NoFracDigit
+			return Number{Len: i}, NoFracDigit
 		}
-		i = digits(s, i+1)
+		j := i
+		if nd == 0 {
+			for i < len(s) && s[i] == '0' { // leading zeros of 0.00…
+				i++
+			}
+		}
+		k := i
+		m, i = Digits(s, i, m)
+		nd += i - k
+		e = j - i
 	}
 	if i < len(s) && s[i]|0x20 == 'e' {
 		i++
+		eneg := false
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
 			i++
 		}
 		if i >= len(s) || s[i]-'0' >= 10 {
-			return i, NoExpDigit
+			return Number{Len: i}, NoExpDigit
 		}
-		i = digits(s, i+1)
-	}
-	return i, OK
-}
-
-// digits returns the index of the first byte at or after i that is not an
-// ASCII digit (or len(s)), testing eight bytes at a time while eight remain.
-func digits(s string, i int) int {
-	for ; i+8 <= len(s); i += 8 {
-		if nd := nonDigits(le64(s[i:])); nd != 0 {
-			return i + bits.TrailingZeros64(nd)>>3
+		x := 0
+		for ; i < len(s) && s[i]-'0' < 10; i++ {
+			if x < maxExp {
+				x = x*10 + int(s[i]-'0')
+			}
 		}
+		if eneg {
+			x = -x
+		}
+		e += x
 	}
-	for i < len(s) && s[i]-'0' < 10 {
-		i++
-	}
-	return i
+	return Number{Len: i, Neg: neg, Mant: m, Digits: nd, Exp: e}, OK
 }
 
 // Digits reads the run of ASCII digits at s[i:], returning m × 10^k plus
@@ -148,6 +183,6 @@ func le64(s string) uint64 {
 
 // Valid reports whether all of s is one number literal.
 func Valid(s string) bool {
-	n, f := Scan(s)
-	return f == OK && n == len(s)
+	n, f := Parse(s)
+	return f == OK && n.Len == len(s)
 }

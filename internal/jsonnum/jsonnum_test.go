@@ -2,12 +2,13 @@ package jsonnum
 
 import (
 	"regexp"
+	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
 )
 
-func TestScan(t *testing.T) {
+func TestParse(t *testing.T) {
 	tests := []struct {
 		in     string
 		n      int
@@ -22,7 +23,7 @@ func TestScan(t *testing.T) {
 		{"1e05", 4, OK, "exponent digits may have leading zeros"},
 		{"0.000", 5, OK, "fraction digits may be zeros"},
 		{"01", 1, OK, "a leading zero ends the integer part; the caller sees the rest"},
-		{"1x", 1, OK, "Scan stops at the first byte that cannot continue the literal"},
+		{"1x", 1, OK, "Parse stops at the first byte that cannot continue the literal"},
 		{"1,2", 1, OK, "a comma ends a literal in an array"},
 		{"12]", 2, OK, "a bracket ends a literal"},
 		{"", 0, NoInt, "empty"},
@@ -46,9 +47,9 @@ func TestScan(t *testing.T) {
 		if tc.reason == "" {
 			t.Fatalf("%q: a row without a reason", tc.in)
 		}
-		n, f := Scan(tc.in)
-		if n != tc.n || f != tc.fault {
-			t.Errorf("%s: Scan(%q) = %d, %d; want %d, %d", tc.reason, tc.in, n, f, tc.n, tc.fault)
+		num, f := Parse(tc.in)
+		if num.Len != tc.n || f != tc.fault {
+			t.Errorf("%s: Parse(%q) = %d, %d; want %d, %d", tc.reason, tc.in, num.Len, f, tc.n, tc.fault)
 		}
 		if want := tc.fault == OK && tc.n == len(tc.in); Valid(tc.in) != want {
 			t.Errorf("%s: Valid(%q) = %v, want %v", tc.reason, tc.in, !want, want)
@@ -59,10 +60,11 @@ func TestScan(t *testing.T) {
 // grammar is the RFC's grammar as a regular expression, the oracle.
 var grammar = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`)
 
-// TestScanMatchesGrammar: on strings made of the bytes that matter, Scan
+// TestParseMatchesGrammar: on strings made of the bytes that matter, Parse
 // accepts exactly the longest prefix the regular expression matches, and
-// Valid exactly the strings it matches whole.
-func TestScanMatchesGrammar(t *testing.T) {
+// Valid exactly the strings it matches whole; the value it reads is the
+// literal's (checked through strconv, when the mantissa is exact).
+func TestParseMatchesGrammar(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		// Mostly digits, so that runs reach past the eight bytes read at a
 		// time; the neighbours of '0' and '9' in ASCII, and bytes with the
@@ -73,16 +75,29 @@ func TestScanMatchesGrammar(t *testing.T) {
 			k := rapid.IntRange(0, len(s)).Draw(t, "at")
 			s = s[:k] + string([]byte{rapid.SampledFrom([]byte{0x80, 0xb0, 0xb9, 0xff}).Draw(t, "byte")}) + s[k:]
 		}
-		n, f := Scan(s)
+		num, f := Parse(s)
+		n := num.Len
 		m := grammar.FindString(s)
 		if f == OK && s[:n] != m {
-			t.Fatalf("Scan(%q) = %d, OK; the grammar's longest prefix is %q", s, n, m)
+			t.Fatalf("Parse(%q) = %d, OK; the grammar's longest prefix is %q", s, n, m)
+		}
+		if f == OK {
+			mant, digits, exp := num.Mant, num.Digits, num.Exp
+			sign := ""
+			if num.Neg {
+				sign = "-"
+			}
+			want, _ := strconv.ParseFloat(m, 64)
+			got, _ := strconv.ParseFloat(sign+strconv.FormatUint(mant, 10)+"e"+strconv.Itoa(exp), 64)
+			if digits <= 19 && got != want || (digits == 0) != (mant == 0) {
+				t.Fatalf("Parse(%q) = %+v: reads as %v, the literal as %v", s, num, got, want)
+			}
 		}
 		if f != OK && m == "" && f != NoInt {
-			t.Fatalf("Scan(%q) = %d, %d; no literal starts it, want NoInt", s, n, f)
+			t.Fatalf("Parse(%q) = %d, %d; no literal starts it, want NoInt", s, n, f)
 		}
 		if f != OK && m != "" && !isPrefixLonger(s, m, n) {
-			t.Fatalf("Scan(%q) faults %d at %d; the grammar matches %q", s, f, n, m)
+			t.Fatalf("Parse(%q) faults %d at %d; the grammar matches %q", s, f, n, m)
 		}
 		if whole := m != "" && m == s; Valid(s) != whole {
 			t.Fatalf("Valid(%q) = %v; the grammar says %v", s, Valid(s), whole)

@@ -399,11 +399,11 @@ func (p *parser) scalars() (after bool) {
 			}
 			kind = String
 		case c == '-' || c-'0' < 10:
-			n, fault := jsonnum.Scan(src[i:])
+			n, fault := jsonnum.Parse(src[i:])
 			if fault != jsonnum.OK {
 				return false
 			}
-			i += n
+			i += n.Len
 			kind = Number
 		case c == 't' && len(src)-i >= 4 && src[i:i+4] == "true":
 			i += 4
@@ -594,8 +594,8 @@ func isHex(c byte) bool {
 // number reads a number literal (the grammar is package jsonnum's); what
 // follows it is checked by the caller.
 func (p *parser) number() error {
-	n, f := jsonnum.Scan(p.src[p.pos:])
-	p.pos += n
+	n, f := jsonnum.Parse(p.src[p.pos:])
+	p.pos += n.Len
 	switch f {
 	case jsonnum.NoInt:
 		return p.fail("bad number")
