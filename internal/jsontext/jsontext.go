@@ -356,7 +356,7 @@ func (p *parser) run() error {
 // element (true: p.pos is past it). Either way the general loop then does
 // exactly what it would have done had it read everything itself, so errors
 // and their offsets do not depend on this path.
-func (p *parser) scalars() (after bool) {
+func (p *parser) scalars() bool {
 	if p.ndeep > 0 {
 		return false
 	}
@@ -365,19 +365,19 @@ func (p *parser) scalars() (after bool) {
 	if rec && !p.opt.ArrayElems {
 		return false // elements are recorded as Nodes: the general loop's job
 	}
-	src := p.src
-	i := p.pos
-	count, limit := f.count, p.opt.MaxChildren
-	elems := p.elems
-	n0 := len(elems)
-	defer func() {
-		p.pos = i
-		f.count = count
-		if rec {
-			p.nodes[f.node].Rec += len(elems) - n0
-		}
-		p.elems = elems
-	}()
+	n0 := len(p.elems)
+	i, count, elems, after := p.scalarRun(p.pos, f.count, rec, p.elems)
+	p.pos, f.count, p.elems = i, count, elems
+	if rec {
+		p.nodes[f.node].Rec += len(elems) - n0
+	}
+	return after
+}
+
+// scalarRun is the loop of scalars, on locals: from i, a value expected
+// there, with count elements counted and elems recorded so far.
+func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []Elem, bool) {
+	src, limit := p.src, p.opt.MaxChildren
 	for i < len(src) {
 		// A value is expected at i.
 		start := i
@@ -392,8 +392,7 @@ func (p *parser) scalars() (after bool) {
 				p.pos = i
 				var err error
 				if flags, err = p.str(); err != nil {
-					i = start
-					return false
+					return start, count, elems, false
 				}
 				i = p.pos
 			}
@@ -401,7 +400,7 @@ func (p *parser) scalars() (after bool) {
 		case c == '-' || c-'0' < 10:
 			n, fault := jsonnum.Parse(src[i:])
 			if fault != jsonnum.OK {
-				return false
+				return start, count, elems, false
 			}
 			i += n.Len
 			kind = Number
@@ -415,7 +414,7 @@ func (p *parser) scalars() (after bool) {
 			i += 4
 			kind = Null
 		default:
-			return false
+			return start, count, elems, false
 		}
 		count++
 		if rec && count <= limit {
@@ -427,14 +426,14 @@ func (p *parser) scalars() (after bool) {
 			i = skipWS(src, i)
 		}
 		if i >= len(src) || src[i] != ',' {
-			return true
+			return i, count, elems, true
 		}
 		i++
 		if i < len(src) && src[i] <= ' ' {
 			i = skipWS(src, i)
 		}
 	}
-	return false
+	return i, count, elems, false
 }
 
 // skipWS returns the index of the first byte at or after i that is not JSON
