@@ -5,12 +5,13 @@
 // reports errors.
 //
 // What is a grammar error here (and so reported at path "" before anything
-// else, SPEC.md section 7 rule 1): empty input, trailing data, a byte order
-// mark, unescaped U+0000–U+001F in a string, a bad escape, a non-ASCII byte
-// outside a string, NaN, Infinity, 01, +1, .5, 1., and every other deviation
-// from the grammar. What is not (rule 2), and is left to the decoders: invalid
-// UTF-8 inside a string, a lone-surrogate escape, a number out of double range,
-// a duplicate member name. Nesting depth is never an error: levels below the
+// else, the first reading rule of docs/contract.md): empty input, trailing
+// data, a byte order mark, unescaped U+0000–U+001F in a string, a bad
+// escape, a non-ASCII byte outside a string, NaN, Infinity, 01, +1, .5, 1.,
+// and every other deviation from the grammar (numbers: package jsonnum's).
+// What is not (the second rule), and is left to the decoders: invalid UTF-8
+// inside a string, a lone-surrogate escape, a number out of double range, a
+// duplicate member name. Nesting depth is never an error: levels below the
 // recorded depth cost one bit each.
 //
 // Choice: this scanner, not github.com/go-json-experiment/json/jsontext
