@@ -10,6 +10,7 @@ import (
 	"github.com/claimcheck/claimcheck/schema"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/minio/simdjson-go"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -18,7 +19,7 @@ type discardT struct{}
 
 func (discardT) Errorf(string, ...any) {}
 
-var sizes = []int{1000, 10000}
+var sizes = []int{100, 1000, 10000}
 
 // lessAny orders mixed scalars for cmpopts.SortSlices: by type, then value.
 func lessAny(a, b any) bool {
@@ -55,14 +56,14 @@ func BenchmarkEquality(b *testing.B) {
 	for _, n := range sizes {
 		source := mixed(n, 1)
 		claim := shuffled(source, 2)
-		in := multiset.EqualityInput{Source: source, Claim: claim}
+		in := multiset.EqualityInput[any]{Source: source, Claim: claim}
 		name := strconv.Itoa(n)
 		peers := []struct {
 			name string
 			run  func() bool
 		}{
 			{"claimcheck", func() bool {
-				res, err := multiset.CheckEquality(in)
+				res, err := multiset.CheckEquality(in, multiset.Limits{})
 				return err == nil && res.Valid
 			}},
 			{"map-any", func() bool { return countAny(source, claim) }},
@@ -93,17 +94,17 @@ func BenchmarkDifference(b *testing.B) {
 	for _, n := range sizes {
 		left := mixed(n, 1)
 		right := append(shuffled(left, 2)[:n/2], mixed(n/2, 9)...)
-		in := multiset.DifferenceInput{Left: left, Right: right}
+		in := multiset.DifferenceInput[any]{Left: left, Right: right}
 		// The expected residuals, by the naive model.
 		in.Claim.LeftOnly, in.Claim.RightOnly = residuals(left, right), residuals(right, left)
-		eq := multiset.EqualityInput{Source: left, Claim: right}
+		eq := multiset.EqualityInput[any]{Source: left, Claim: right}
 		name := strconv.Itoa(n)
 		peers := []struct {
 			name string
 			run  func() bool
 		}{
 			{"claimcheck", func() bool {
-				res, err := multiset.CheckDifference(in)
+				res, err := multiset.CheckDifference(in, multiset.Limits{})
 				return err == nil && res.Valid
 			}},
 			{"jcs-transform", func() bool {
@@ -125,7 +126,7 @@ func BenchmarkDifference(b *testing.B) {
 		b.Run(name+"/claimcheck-equality-same-data", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				multiset.CheckEquality(eq)
+				multiset.CheckEquality(eq, multiset.Limits{})
 			}
 		})
 	}
@@ -198,27 +199,58 @@ func BenchmarkRational(b *testing.B) {
 }
 
 // BenchmarkExecute: the 10,000-item equality document, JSON in and JSON
-// out, vs merely decoding the same bytes leniently into any.
+// out, vs merely decoding the same bytes: leniently into any with
+// encoding/json; into a struct of two []any with goccy/go-json and
+// bytedance/sonic, alone and followed by the map[any]int count (what a
+// hurried grader writes); and simdjson-go's parse alone (a tape, no Go
+// values: the floor of reading the bytes at all).
 func BenchmarkExecute(b *testing.B) {
 	source := mixed(10000, 1)
 	doc := equalityDoc(source, shuffled(source, 2))
-	b.Run("10000/claimcheck-execute", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(doc)))
-		for b.Loop() {
-			if _, err := schema.Execute(schema.MultisetEquality, "", doc); err != nil {
-				b.Fatal(err)
-			}
+	run := func(name string, f func() error) {
+		if err := f(); err != nil {
+			b.Fatalf("%s: %v", name, err)
 		}
-	})
-	b.Run("10000/encoding-json-unmarshal", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(doc)))
-		for b.Loop() {
-			var v any
-			if err := json.Unmarshal(doc, &v); err != nil {
-				b.Fatal(err)
+		b.Run("10000/"+name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				if err := f(); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
+		})
+	}
+	run("claimcheck-execute", func() error {
+		_, err := schema.Execute(schema.MultisetEquality, "", doc)
+		return err
 	})
+	run("encoding-json-unmarshal", func() error {
+		var v any
+		return json.Unmarshal(doc, &v)
+	})
+	for _, p := range decoders {
+		run(p.name+"-decode", func() error {
+			var v equalityDecoded
+			return p.unmarshal(doc, &v)
+		})
+		run(p.name+"-decode-count", func() error {
+			var v equalityDecoded
+			if err := p.unmarshal(doc, &v); err != nil {
+				return err
+			}
+			if !countAny(v.Source, v.Claim) {
+				return errNotEqual
+			}
+			return nil
+		})
+	}
+	if simdjson.SupportedCPU() {
+		var pj *simdjson.ParsedJson
+		run("simdjson-go-parse", func() error {
+			var err error
+			pj, err = simdjson.Parse(doc, pj)
+			return err
+		})
+	}
 }

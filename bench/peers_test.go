@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"go/constant"
 	"go/token"
@@ -8,8 +9,28 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/bytedance/sonic"
+	gojson "github.com/goccy/go-json"
 	"github.com/gowebpki/jcs"
 )
+
+// equalityDecoded is what a Go grader decodes an equality document into.
+type equalityDecoded struct {
+	Source []any `json:"source"`
+	Claim  []any `json:"claim"`
+}
+
+// decoders are the fast JSON decoders a user would pick instead of
+// encoding/json, each with its default configuration.
+var decoders = []struct {
+	name      string
+	unmarshal func([]byte, any) error
+}{
+	{"goccy", gojson.Unmarshal},
+	{"sonic", sonic.Unmarshal},
+}
+
+var errNotEqual = errors.New("not equal")
 
 // countAny is the fastest inexact idiom: count map[any]int keys by Go type
 // and value. It is not the contract (json.Number("1.0") and 1 differ, and -0

@@ -8,7 +8,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 args=("$@")
 [ ${#args[@]} -eq 0 ] && args=(-bench .)
-go test -run '^$' -benchmem -count "${COUNT:-5}" "${args[@]}" . | tee "$out" >&2
+go test -run '^$' -timeout 60m -benchmem -count "${COUNT:-5}" "${args[@]}" . | tee "$out" >&2
 echo
 echo "$(go version), $(nproc) CPUs, $(date -u +%Y-%m-%d)"
 echo

@@ -171,3 +171,52 @@ func TestAppendKeyZeroAllocs(t *testing.T) {
 		}
 	}
 }
+
+// numberLiterals are number literals as tool documents hold them. short:
+// integers and sixty-fourths, as encoding/json writes them; mixed: a third
+// of them shortest 17-digit doubles and small exponents.
+func numberLiterals(mixed bool) []string {
+	r := rand.New(rand.NewPCG(1, 2))
+	out := make([]string, 1000)
+	for i := range out {
+		k := r.IntN(10)
+		if !mixed {
+			k %= 7
+		}
+		switch {
+		case k < 5:
+			out[i] = strconv.Itoa(r.IntN(100000) - 50000)
+		case k < 7:
+			out[i] = strconv.FormatFloat(float64(r.IntN(1e6))/64, 'g', -1, 64)
+		case k < 9:
+			out[i] = strconv.FormatFloat(r.NormFloat64()*1e3, 'g', -1, 64)
+		default:
+			out[i] = strconv.FormatFloat(r.ExpFloat64()*1e-9, 'g', -1, 64)
+		}
+	}
+	return out
+}
+
+func BenchmarkParseNumber(b *testing.B) {
+	for _, mix := range []string{"short", "mixed"} {
+		lits := numberLiterals(mix == "mixed")
+		b.Run(mix+"/canon", func(b *testing.B) {
+			for b.Loop() {
+				for _, l := range lits {
+					if _, err := canon.ParseNumber(l); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+		b.Run(mix+"/strconv", func(b *testing.B) {
+			for b.Loop() {
+				for _, l := range lits {
+					if _, err := strconv.ParseFloat(l, 64); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}

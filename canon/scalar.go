@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/jsonnum"
 	"github.com/claimcheck/claimcheck/internal/jsonw"
 )
 
@@ -149,17 +150,52 @@ func invalidOffset(s string) int {
 // even; one that rounds to ±Inf (such as 1e400) is an *[claimcheck.Error], one that
 // underflows (such as 1e-400) is 0.
 func ParseNumber(lit string) (Scalar, error) {
-	if f, ok := smallInt(lit); ok {
-		return Scalar{kind: Number, num: f}, nil
-	}
-	if !validNumber(lit) {
+	n, fault := jsonnum.Parse(lit)
+	if fault != jsonnum.OK || n.Len != len(lit) {
 		return Scalar{}, errs.Invalid("", "not a JSON number: "+strconv.Quote(lit))
+	}
+	if f, ok := exactFloat(n); ok {
+		return Scalar{kind: Number, num: f + 0}, nil
 	}
 	f, err := parseFloat(lit)
 	if err != nil || math.IsInf(f, 0) {
 		return Scalar{}, errs.Invalid("", "number "+truncate(lit)+" is out of the range of a double")
 	}
 	return Scalar{kind: Number, num: f + 0}, nil
+}
+
+// exactPow10 holds the powers of ten that are doubles exactly.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// exactFloat returns the double nearest a literal that jsonnum.Parse read,
+// when one floating-point operation computes it exactly (Clinger's fast
+// path), as it does for the literals most documents hold, short integers and
+// short decimals: the significant digits make an integer m of at most 2^53,
+// the decimal exponent e has |e| <= 22, so m and 10^|e| are both doubles,
+// and the hardware's m × 10^e or m / 10^-e is correctly rounded, ties to
+// even. Any other literal is left to strconv (ok false). A literal without
+// a significant digit is 0 whatever its exponent.
+func exactFloat(n jsonnum.Number) (f float64, ok bool) {
+	m, e := n.Mant, n.Exp
+	switch {
+	case n.Digits == 0:
+		return 0, true
+	case n.Digits > 19 || m > 1<<53: // m may have wrapped, or is not a double
+		return 0, false
+	case e == 0:
+		f = float64(m)
+	case e > 0 && e <= 22:
+		f = float64(m) * exactPow10[e]
+	case e < 0 && e >= -22:
+		f = float64(m) / exactPow10[-e]
+	default:
+		return 0, false
+	}
+	if n.Neg {
+		f = -f
+	}
+	return f, true
 }
 
 // maxDigits is how many significant digits parseFloat hands to strconv.
@@ -178,6 +214,7 @@ func parseFloat(lit string) (float64, error) {
 	if len(lit) <= maxDigits {
 		return strconv.ParseFloat(lit, 64)
 	}
+	whole := lit
 	neg := lit[0] == '-'
 	if neg {
 		lit = lit[1:]
@@ -198,8 +235,8 @@ func parseFloat(lit string) (float64, error) {
 	if digits == "" {
 		return 0, nil
 	}
-	if len(digits) <= maxDigits && len(lit) <= maxDigits {
-		return strconv.ParseFloat(lit, 64)
+	if len(digits) <= maxDigits && len(whole) <= maxDigits {
+		return strconv.ParseFloat(whole, 64)
 	}
 	if len(digits) > maxDigits {
 		digits = digits[:maxDigits] + "1" // the rest is non-zero: TrimRight removed trailing zeros
@@ -240,81 +277,12 @@ func exponent(s string) (int64, bool) {
 	return e, true
 }
 
-// smallInt reads -?(0|[1-9][0-9]{0,14}): every such integer is below 2^53
-// and so exactly a double.
-func smallInt(lit string) (float64, bool) {
-	s := lit
-	neg := false
-	if len(s) > 0 && s[0] == '-' {
-		neg = true
-		s = s[1:]
-	}
-	if len(s) == 0 || len(s) > 15 || (s[0] == '0' && len(s) > 1) {
-		return 0, false
-	}
-	var n int64
-	for i := 0; i < len(s); i++ {
-		c := s[i] - '0'
-		if c > 9 {
-			return 0, false
-		}
-		n = n*10 + int64(c)
-	}
-	if neg {
-		n = -n
-	}
-	return float64(n), true // -0 as an int64 is 0
-}
-
 func truncate(s string) string {
 	if len(s) > 40 {
 		return s[:37] + "..."
 	}
 	return s
 }
-
-// validNumber reports whether s matches RFC 8259's number grammar:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func validNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if i == len(s) || !isDigit(s[i]) {
-			return false
-		}
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if i == len(s) || !isDigit(s[i]) {
-			return false
-		}
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-	}
-	return i == len(s)
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // Of returns the Scalar of a Go value: nil, bool, string, float64, float32,
 // any integer type, json.Number, or a Scalar. Values of named types whose

@@ -5,6 +5,11 @@
 // A group is a benchmark name without its last element
 // (BenchmarkEquality/10000); its claimcheck line is the peer whose name is
 // "claimcheck" or starts with "claimcheck-" (the first such).
+//
+// It then prints the performance targets as ratios of medians from the same
+// input: claimcheck's time over the faster of the named peers, beside the
+// target. A target whose rows are missing (a -bench filter, a CPU that
+// simdjson-go does not support) is skipped.
 package main
 
 import (
@@ -75,6 +80,65 @@ func main() {
 			base[g] = median(all[name].ns)
 		}
 	}
+	printTable(order, all, base, group)
+	printTargets(all)
+}
+
+// A target is claimcheck's row over the fastest of some peer rows.
+type target struct {
+	what  string
+	num   string   // the claimcheck row
+	peers []string // the faster of these is the denominator
+	max   float64  // the ratio to stay at or under
+}
+
+var targets = []target{
+	{"Execute ÷ faster decode (goccy, sonic)", "BenchmarkExecute/10000/claimcheck-execute",
+		[]string{"BenchmarkExecute/10000/goccy-decode", "BenchmarkExecute/10000/sonic-decode"}, 1.0},
+	{"Execute ÷ faster decode + count", "BenchmarkExecute/10000/claimcheck-execute",
+		[]string{"BenchmarkExecute/10000/goccy-decode-count", "BenchmarkExecute/10000/sonic-decode-count"}, 0.5},
+	{"Execute ÷ simdjson-go parse (moonshot)", "BenchmarkExecute/10000/claimcheck-execute",
+		[]string{"BenchmarkExecute/10000/simdjson-go-parse"}, 1.0},
+	{"CheckEquality ÷ map[any]int count, 10,000", "BenchmarkEquality/10000/claimcheck",
+		[]string{"BenchmarkEquality/10000/map-any"}, 0.5},
+	{"CheckEquality ÷ map[any]int count, 100", "BenchmarkEquality/100/claimcheck",
+		[]string{"BenchmarkEquality/100/map-any"}, 1.0},
+	{"CheckDifference ÷ CheckEquality same data, 10,000", "BenchmarkDifference/10000/claimcheck",
+		[]string{"BenchmarkDifference/10000/claimcheck-equality-same-data"}, 1.1},
+	{"CheckDifference ÷ CheckEquality same data, 1,000", "BenchmarkDifference/1000/claimcheck",
+		[]string{"BenchmarkDifference/1000/claimcheck-equality-same-data"}, 1.1},
+}
+
+func printTargets(all map[string]*stats) {
+	header := false
+	for _, t := range targets {
+		n, ok := all[t.num]
+		if !ok {
+			continue
+		}
+		den, from := 0.0, ""
+		for _, p := range t.peers {
+			if st, ok := all[p]; ok && (from == "" || median(st.ns) < den) {
+				den, from = median(st.ns), p[strings.LastIndexByte(p, '/')+1:]
+			}
+		}
+		if from == "" || den == 0 {
+			continue
+		}
+		if !header {
+			fmt.Printf("\n| target | ratio | over | at most | met |\n|---|---:|---|---:|---|\n")
+			header = true
+		}
+		r := median(n.ns) / den
+		met := "yes"
+		if r > t.max {
+			met = "no"
+		}
+		fmt.Printf("| %s | %.2f | %s | %.2f | %s |\n", t.what, r, from, t.max, met)
+	}
+}
+
+func printTable(order []string, all map[string]*stats, base map[string]float64, group func(string) (string, string)) {
 	fmt.Printf("| benchmark | peer | ns/op | B/op | allocs/op | time vs claimcheck |\n|---|---|---:|---:|---:|---:|\n")
 	for _, name := range order {
 		g, peer := group(name)

@@ -9,7 +9,6 @@
 package bag
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/claimcheck/claimcheck/canon"
@@ -29,101 +28,6 @@ type Array struct {
 	Path string
 	N    int
 	At   func(i int) (canon.Scalar, error)
-}
-
-// index numbers the distinct scalars of a check 0, 1, 2, ... in order of
-// first appearance. Numbers are keyed by their bits (canon folds -0 into 0,
-// and NaN never reaches a Scalar) and strings by their bytes, so two elements
-// get the same id exactly when the Scalars are ==, which canon guarantees is
-// RFC 8785 equality; nothing is formatted.
-type index struct {
-	nums map[uint64]int32
-	strs map[string]int32
-	lits [3]int32 // id+1 of null, false, true; 0 while unseen
-	n    int32    // ids given
-}
-
-// newIndex returns an empty index. Its maps grow with the distinct values,
-// not with the elements: pre-sizing them by the input's length would make
-// memory and allocations follow the items.
-//
-// first is the length of the first array: the maps start with room for the
-// sample (or the whole array, if shorter), split between the kinds.
-func newIndex(first int) *index {
-	h := min(first, sample) / 2
-	return &index{nums: make(map[uint64]int32, h), strs: make(map[string]int32, h)}
-}
-
-// sample is how many elements of the first array are interned before the
-// index guesses its final size.
-const sample = 256
-
-// maxReserve caps what reserve may set aside (in entries): a guess from a
-// sample must not cost more than a bounded amount when the rest of the input
-// turns out to repeat itself.
-const maxReserve = 1 << 14
-
-// reserve is called once sample elements of an array of n have been
-// interned: when most of them were new, most of the rest will probably be
-// too, so the maps are rebuilt with room for more, in proportion to their
-// kinds, instead of doubling their way there. Repetitive input keeps the
-// small maps; a wrong guess costs at most maxReserve entries, so memory stays
-// O(distinct values).
-//
-// It returns the number of distinct values it expects in all (at least the
-// ones seen), for sizing the caller's per-value slices the same way.
-func (ix *index) reserve(n, maxDistinct int) int {
-	if int(ix.n) < sample/2 {
-		return int(ix.n)
-	}
-	grow := func(have int) int { return min(have*n/sample, maxDistinct, maxReserve) }
-	if len(ix.nums) > sample/8 {
-		m := make(map[uint64]int32, grow(len(ix.nums)))
-		for k, v := range ix.nums {
-			m[k] = v
-		}
-		ix.nums = m
-	}
-	if len(ix.strs) > sample/8 {
-		m := make(map[string]int32, grow(len(ix.strs)))
-		for k, v := range ix.strs {
-			m[k] = v
-		}
-		ix.strs = m
-	}
-	return max(grow(int(ix.n)), int(ix.n))
-}
-
-// intern returns the id of s, giving it the next id if it is new.
-func (ix *index) intern(s canon.Scalar) (id int32, isNew bool) {
-	next := ix.n
-	switch s.Kind() {
-	case canon.Number:
-		k := math.Float64bits(s.Float())
-		if id, ok := ix.nums[k]; ok {
-			return id, false
-		}
-		ix.nums[k] = next
-	case canon.String:
-		if id, ok := ix.strs[s.Str()]; ok {
-			return id, false
-		}
-		ix.strs[s.Str()] = next
-	default:
-		l := 0 // null
-		if s.Kind() == canon.Bool {
-			l = 1
-			if s.Bool() {
-				l = 2
-			}
-		}
-		if ix.lits[l] != 0 {
-			return ix.lits[l] - 1, false
-		}
-		ix.lits[l] = next + 1
-	}
-	ix.n++
-	return next, true
 }
 
 func itemsError(a *Array, lim Limits) error {

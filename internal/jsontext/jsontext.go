@@ -5,12 +5,13 @@
 // reports errors.
 //
 // What is a grammar error here (and so reported at path "" before anything
-// else, SPEC.md section 7 rule 1): empty input, trailing data, a byte order
-// mark, unescaped U+0000–U+001F in a string, a bad escape, a non-ASCII byte
-// outside a string, NaN, Infinity, 01, +1, .5, 1., and every other deviation
-// from the grammar. What is not (rule 2), and is left to the decoders: invalid
-// UTF-8 inside a string, a lone-surrogate escape, a number out of double range,
-// a duplicate member name. Nesting depth is never an error: levels below the
+// else, the first reading rule of docs/contract.md): empty input, trailing
+// data, a byte order mark, unescaped U+0000–U+001F in a string, a bad
+// escape, a non-ASCII byte outside a string, NaN, Infinity, 01, +1, .5, 1.,
+// and every other deviation from the grammar (numbers: package jsonnum's).
+// What is not (the second rule), and is left to the decoders: invalid UTF-8
+// inside a string, a lone-surrogate escape, a number out of double range, a
+// duplicate member name. Nesting depth is never an error: levels below the
 // recorded depth cost one bit each.
 //
 // Choice: this scanner, not github.com/go-json-experiment/json/jsontext
@@ -28,8 +29,11 @@
 package jsontext
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
+
+	"github.com/claimcheck/claimcheck/internal/jsonnum"
 )
 
 // Kind is the JSON type of a recorded value.
@@ -260,6 +264,8 @@ func (p *parser) run() error {
 				if nameStart, nameEnd, nameFlags, err = p.name(); err != nil {
 					return err
 				}
+			} else if p.scalars() {
+				goto after
 			}
 			continue
 		case c == '"':
@@ -326,6 +332,8 @@ func (p *parser) run() error {
 					if nameStart, nameEnd, nameFlags, err = p.name(); err != nil {
 						return err
 					}
+				} else if p.scalars() {
+					continue
 				}
 			case c == '}' && obj || c == ']' && !obj:
 				p.pos++
@@ -340,6 +348,110 @@ func (p *parser) run() error {
 			break
 		}
 	}
+}
+
+// scalars is the fast path for the elements of the innermost open array,
+// which is most of a tool's document: while they are scalars, it reads and
+// records them in a tight loop, with what record, str, number and literal do
+// for them but without the general loop's dispatch. It stops at anything
+// else (a container, an error, the end of the array or of the input) and
+// leaves it to the general loop, in one of two states: before an element
+// not yet counted (false: a value is expected at p.pos), or after an
+// element (true: p.pos is past it). Either way the general loop then does
+// exactly what it would have done had it read everything itself, so errors
+// and their offsets do not depend on this path.
+func (p *parser) scalars() bool {
+	if p.ndeep > 0 {
+		return false
+	}
+	f := &p.frames[len(p.frames)-1]
+	rec := f.node >= 0 && len(p.frames) <= p.opt.MaxDepth
+	if rec && !p.opt.ArrayElems {
+		return false // elements are recorded as Nodes: the general loop's job
+	}
+	n0 := len(p.elems)
+	i, count, elems, after := p.scalarRun(p.pos, f.count, rec, p.elems)
+	p.pos, f.count, p.elems = i, count, elems
+	if rec {
+		p.nodes[f.node].Rec += len(elems) - n0
+	}
+	return after
+}
+
+// scalarRun is the loop of scalars, on locals: from i, a value expected
+// there, with count elements counted and elems recorded so far.
+func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []Elem, bool) {
+	src, limit := p.src, p.opt.MaxChildren
+	for i < len(src) {
+		// A value is expected at i.
+		start := i
+		var kind Kind
+		var flags uint8
+		switch c := src[i]; {
+		case c == '"':
+			j := special(src, i+1)
+			if j < len(src) && src[j] == '"' {
+				i = j + 1
+			} else {
+				p.pos = i
+				var err error
+				if flags, err = p.str(); err != nil {
+					return start, count, elems, false
+				}
+				i = p.pos
+			}
+			kind = String
+		case c == '-' || c-'0' < 10:
+			n, fault := jsonnum.Parse(src[i:])
+			if fault != jsonnum.OK {
+				return start, count, elems, false
+			}
+			i += n.Len
+			kind = Number
+		case c == 't' && len(src)-i >= 4 && src[i:i+4] == "true":
+			i += 4
+			kind = True
+		case c == 'f' && len(src)-i >= 5 && src[i:i+5] == "false":
+			i += 5
+			kind = False
+		case c == 'n' && len(src)-i >= 4 && src[i:i+4] == "null":
+			i += 4
+			kind = Null
+		default:
+			return start, count, elems, false
+		}
+		count++
+		if rec && count <= limit {
+			elems = append(elems, Elem{Raw: src[start:i], Kind: kind, Flags: flags})
+		}
+		// After a value: a comma and the next element, or anything else for
+		// the general loop.
+		if i < len(src) && src[i] != ',' {
+			i = skipWS(src, i)
+		}
+		if i >= len(src) || src[i] != ',' {
+			return i, count, elems, true
+		}
+		i++
+		if i < len(src) && src[i] <= ' ' {
+			i = skipWS(src, i)
+		}
+	}
+	return i, count, elems, false
+}
+
+// skipWS returns the index of the first byte at or after i that is not JSON
+// whitespace, or len(src).
+func skipWS(src string, i int) int {
+	for i < len(src) {
+		switch src[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // name reads a member name and the colon after it, leaving p.pos at the value.
@@ -407,9 +519,7 @@ func (p *parser) str() (uint8, error) {
 	src := p.src
 	i := p.pos + 1
 	for {
-		for i < len(src) && !strSpecial[src[i]] {
-			i++
-		}
+		i = special(src, i)
 		if i >= len(src) {
 			p.pos = i
 			return 0, p.fail("unterminated string")
@@ -447,54 +557,56 @@ func (p *parser) str() (uint8, error) {
 	}
 }
 
+// special returns the index of the first byte at or after i that ends a
+// fast run inside a string (see strSpecial), or len(src), testing eight
+// bytes at a time while eight remain.
+func special(src string, i int) int {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	for ; i+8 <= len(src); i += 8 {
+		x := le64(src[i:])
+		q := x ^ ('"' * ones)
+		b := x ^ ('\\' * ones)
+		// The lowest flagged byte of each term is exact (borrows only move
+		// up), and the lowest flagged byte is all that is used.
+		m := (x-0x20*ones)&^x | (q-ones)&^q | (b-ones)&^b | x
+		if m &= high; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for i < len(src) && !strSpecial[src[i]] {
+		i++
+	}
+	return i
+}
+
+// le64 reads the first eight bytes of s as a little-endian word (the
+// compiler makes this one load).
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?; what follows
-// is checked by the caller.
+// number reads a number literal (the grammar is package jsonnum's); what
+// follows it is checked by the caller.
 func (p *parser) number() error {
-	src := p.src
-	i := p.pos
-	if src[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(src) && src[i] == '0':
-		i++
-	case i < len(src) && src[i] >= '1' && src[i] <= '9':
-		i++
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-	default:
-		p.pos = i
+	n, f := jsonnum.Parse(p.src[p.pos:])
+	p.pos += n.Len
+	switch f {
+	case jsonnum.NoInt:
 		return p.fail("bad number")
+	case jsonnum.NoFracDigit:
+		return p.fail("bad number: a digit must follow '.'")
+	case jsonnum.NoExpDigit:
+		return p.fail("bad number: a digit must follow the exponent")
 	}
-	if i < len(src) && src[i] == '.' {
-		i++
-		if i >= len(src) || src[i] < '0' || src[i] > '9' {
-			p.pos = i
-			return p.fail("bad number: a digit must follow '.'")
-		}
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
-		i++
-		if i < len(src) && (src[i] == '+' || src[i] == '-') {
-			i++
-		}
-		if i >= len(src) || src[i] < '0' || src[i] > '9' {
-			p.pos = i
-			return p.fail("bad number: a digit must follow the exponent")
-		}
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-	}
-	p.pos = i
 	return nil
 }
 

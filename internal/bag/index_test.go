@@ -1,0 +1,268 @@
+package bag
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/claimcheck/claimcheck/canon"
+	"pgregory.net/rapid"
+)
+
+func num(t testing.TB, f float64) canon.Scalar {
+	t.Helper()
+	s, err := canon.NumberScalar(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func str(t testing.TB, v string) canon.Scalar {
+	t.Helper()
+	s, err := canon.StringScalar(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// checkAgainstModel interns xs into an index made for an array of first
+// elements (reserving at the sample, as the engine does) and checks every id
+// against a Go map of Scalars: the same id exactly for == Scalars, new ids
+// numbered in order of first appearance.
+func checkAgainstModel(t *testing.T, first int, xs []canon.Scalar) {
+	t.Helper()
+	ix := newIndex(first)
+	model := map[canon.Scalar]int32{}
+	for i, s := range xs {
+		if i == sample && len(xs) > 2*sample {
+			ix.reserve(len(xs), math.MaxInt32)
+		}
+		id, isNew := ix.intern(s)
+		want, seen := model[s]
+		if !seen {
+			want = int32(len(model))
+			model[s] = want
+		}
+		if id != want || isNew == seen {
+			t.Fatalf("element %d (%v): intern = %d, %v; want %d, %v", i, s, id, isNew, want, !seen)
+		}
+	}
+	if int(ix.n) != len(model) || ix.nums.used+len(ix.keys) != len(model)-countLits(ix) {
+		t.Fatalf("index holds %d ids (%d numbers, %d strings), model %d", ix.n, ix.nums.used, len(ix.keys), len(model))
+	}
+}
+
+func countLits(ix *index) int {
+	n := 0
+	for _, l := range ix.lits {
+		if l != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func TestIndexMatchesModel(t *testing.T) {
+	long := strings.Repeat("x", 40)
+	tests := []struct {
+		reason string
+		first  int
+		xs     func(t *testing.T) []canon.Scalar
+	}{
+		{"every kind, with repeats", 8, func(t *testing.T) []canon.Scalar {
+			return []canon.Scalar{canon.NullScalar(), canon.BoolScalar(true), canon.BoolScalar(false), num(t, 0), str(t, ""),
+				num(t, 1), str(t, "1"), canon.NullScalar(), num(t, 0), canon.BoolScalar(false), str(t, ""), num(t, math.Copysign(0, -1))}
+		}},
+		{"number 0 has all-zero bits, like an empty slot", 1, func(t *testing.T) []canon.Scalar {
+			return []canon.Scalar{num(t, 0), num(t, 0), num(t, 5e-324), num(t, 0)}
+		}},
+		{"strings of every length up to 40 that differ in one byte at each position", 4, func(t *testing.T) []canon.Scalar {
+			var xs []canon.Scalar
+			for n := 0; n <= 40; n++ {
+				base := long[:n]
+				xs = append(xs, str(t, base))
+				for i := 0; i < n; i++ {
+					xs = append(xs, str(t, base[:i]+"y"+base[i+1:]))
+				}
+				xs = append(xs, str(t, base))
+			}
+			return xs
+		}},
+		{"strings that differ only in a middle byte the short hash reads twice", 4, func(t *testing.T) []canon.Scalar {
+			var xs []canon.Scalar
+			for _, n := range []int{1, 2, 3, 5, 7, 9, 15, 16, 17} {
+				for c := 'a'; c <= 'e'; c++ {
+					b := []byte(long[:n])
+					b[n/2] = byte(c)
+					xs = append(xs, str(t, string(b)), str(t, string(b)))
+				}
+			}
+			return xs
+		}},
+		{"growth from the smallest table through many doublings", 0, func(t *testing.T) []canon.Scalar {
+			var xs []canon.Scalar
+			for i := range 5000 {
+				xs = append(xs, num(t, float64(i%3000)), str(t, "s"+strconv.Itoa(i%2500)))
+			}
+			return xs
+		}},
+		{"a reserved table (most of the sample new) then more than reserved", 3000, func(t *testing.T) []canon.Scalar {
+			var xs []canon.Scalar
+			for i := range 3000 {
+				xs = append(xs, num(t, float64(i)/64), str(t, strconv.Itoa(i*7)))
+			}
+			return xs
+		}},
+		{"powers of two and their negations: bits that differ only in the exponent and sign", 16, func(t *testing.T) []canon.Scalar {
+			var xs []canon.Scalar
+			for e := -1074; e <= 1023; e++ {
+				f := math.Ldexp(1, e)
+				xs = append(xs, num(t, f), num(t, -f))
+			}
+			return append(xs, xs...)
+		}},
+	}
+	for _, tc := range tests {
+		if tc.reason == "" {
+			t.Fatal("a row without a reason")
+		}
+		t.Run(tc.reason, func(t *testing.T) { checkAgainstModel(t, tc.first, tc.xs(t)) })
+	}
+}
+
+// TestIndexProperty: any sequence of scalars, drawn with many repeats,
+// numbers the distinct ones as a map does.
+func TestIndexProperty(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		pool := rapid.SliceOfN(rapid.OneOf(
+			rapid.Map(rapid.Float64(), func(f float64) canon.Scalar {
+				s, err := canon.NumberScalar(f)
+				if err != nil {
+					return canon.NullScalar()
+				}
+				return s
+			}),
+			rapid.Map(rapid.IntRange(-1000, 1000), func(i int) canon.Scalar {
+				s, _ := canon.NumberScalar(float64(i))
+				return s
+			}),
+			rapid.Map(rapid.StringN(0, 24, -1), func(v string) canon.Scalar {
+				s, err := canon.StringScalar(v)
+				if err != nil {
+					return canon.BoolScalar(true)
+				}
+				return s
+			}),
+			rapid.Just(canon.NullScalar()), rapid.Just(canon.BoolScalar(false)),
+		), 1, 600).Draw(rt, "pool")
+		idx := rapid.SliceOfN(rapid.IntRange(0, len(pool)-1), 0, 2000).Draw(rt, "picks")
+		xs := make([]canon.Scalar, len(idx))
+		for i, k := range idx {
+			xs[i] = pool[k]
+		}
+		checkAgainstModel(t, rapid.IntRange(0, 2000).Draw(rt, "first"), xs)
+	})
+}
+
+// maxProbe returns the longest run of occupied slots in each table: the
+// most probes any lookup can take.
+func maxProbe(ix *index) (nums, strs int) {
+	run := func(n int, used func(int) bool) int {
+		longest, cur := 0, 0
+		for i := 0; i < 2*n; i++ { // twice round: a run may wrap
+			if used(i % n) {
+				cur++
+				longest = max(longest, min(cur, n))
+			} else {
+				cur = 0
+			}
+		}
+		return longest
+	}
+	return run(len(ix.nums.slots), func(i int) bool { return ix.nums.slots[i].id != 0 }),
+		run(len(ix.strs.slots), func(i int) bool { return ix.strs.slots[i].id != 0 })
+}
+
+// TestIndexSpreadsStructuredKeys: keys with the regularities of real and
+// hostile input (consecutive integers, multiples of large powers of two,
+// doubles that differ only in their exponent, strings that share all but
+// one byte) spread over the tables: no probe sequence gets long. A hash
+// that ignored some bits of its input would put them in a few long runs.
+func TestIndexSpreadsStructuredKeys(t *testing.T) {
+	families := []struct {
+		reason string
+		xs     func(i int) canon.Scalar
+	}{
+		{"consecutive integers", func(i int) canon.Scalar { return num(t, float64(i)) }},
+		{"multiples of 2^32", func(i int) canon.Scalar { return num(t, float64(i)*(1<<32)) }},
+		{"sixty-fourths", func(i int) canon.Scalar { return num(t, float64(i)/64) }},
+		{"powers of two", func(i int) canon.Scalar { return num(t, math.Ldexp(1, i%2000-1000)*float64(1+i/2000)) }},
+		{"numbered strings", func(i int) canon.Scalar { return str(t, "s"+strconv.Itoa(i)) }},
+		{"16-byte strings differing in the middle", func(i int) canon.Scalar {
+			return str(t, "aaaaa"+strconv.Itoa(1_000_000+i)+"bbbb")
+		}},
+		{"long strings differing at the end", func(i int) canon.Scalar {
+			return str(t, strings.Repeat("z", 30)+strconv.Itoa(i))
+		}},
+	}
+	for _, f := range families {
+		if f.reason == "" {
+			t.Fatal("a row without a reason")
+		}
+		ix := newIndex(0)
+		for i := range 20000 {
+			ix.intern(f.xs(i))
+		}
+		// At a load of at most 3/4, a random hash makes runs of a few dozen
+		// at most among 2^15 slots; 200 leaves room for chance.
+		if n, s := maxProbe(ix); n > 200 || s > 200 {
+			t.Errorf("%s: longest probe runs %d (numbers), %d (strings)", f.reason, n, s)
+		}
+	}
+}
+
+// TestHasherKeysDiffer: every index draws its own hash keys.
+func TestHasherKeysDiffer(t *testing.T) {
+	a, b := newHasher(), newHasher()
+	if a.k == b.k {
+		t.Fatalf("two hashers share their keys %x", a.k)
+	}
+	if a.num(1) == b.num(1) && a.str("x") == b.str("x") {
+		t.Fatal("two hashers hash 1 and \"x\" alike")
+	}
+}
+
+func BenchmarkIntern(b *testing.B) {
+	for _, n := range []int{100, 10000} {
+		r := rand.New(rand.NewPCG(1, 2))
+		xs := make([]canon.Scalar, 2*n)
+		for i := range xs {
+			switch k := r.IntN(10); {
+			case k < 4:
+				xs[i] = num(b, float64(r.IntN(n)))
+			case k < 6:
+				xs[i] = num(b, float64(r.IntN(1e6))/64)
+			case k < 9:
+				xs[i] = str(b, "s"+strconv.Itoa(r.IntN(n)))
+			default:
+				xs[i] = canon.BoolScalar(k%2 == 0)
+			}
+		}
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ix := newIndex(len(xs))
+				for i, s := range xs {
+					if i == sample && len(xs) > 2*sample {
+						ix.reserve(len(xs), 1<<20)
+					}
+					ix.intern(s)
+				}
+			}
+		})
+	}
+}

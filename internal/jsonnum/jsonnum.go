@@ -1,0 +1,188 @@
+// Package jsonnum owns RFC 8259's number grammar (section 6):
+//
+//	number = [ "-" ] int [ frac ] [ exp ]
+//	int    = "0" / ( digit1-9 *DIGIT )
+//	frac   = "." 1*DIGIT
+//	exp    = ( "e" / "E" ) [ "-" / "+" ] 1*DIGIT
+//
+// Both readers of number literals use its Parse: the strict JSON scanner
+// (internal/jsontext), which finds where a literal ends inside a document,
+// and canon.ParseNumber, which accepts a literal exactly when all of it is
+// one, and converts the digits Parse read on the way.
+package jsonnum
+
+import "math/bits"
+
+// A Fault says where a literal first leaves the grammar.
+type Fault uint8
+
+const (
+	// OK: no fault; the literal is grammatical up to the returned length.
+	OK Fault = iota
+	// NoInt: there is no integer part (nothing, or a byte other than a digit,
+	// after the optional '-').
+	NoInt
+	// NoFracDigit: '.' is not followed by a digit.
+	NoFracDigit
+	// NoExpDigit: the exponent marker and its optional sign are not followed
+	// by a digit.
+	NoExpDigit
+)
+
+// A Number is what Parse reads from a literal: its length and its value
+// as (-1)^Neg × Mant × 10^Exp.
+type Number struct {
+	// Len is the literal's length in bytes.
+	Len int
+	// Neg: the literal starts with '-'.
+	Neg bool
+	// Mant holds the significant digits (those after any leading zeros) of
+	// the integer and fraction parts, as an integer; it is exact only when
+	// Digits <= 19, and wraps past that.
+	Mant uint64
+	// Digits is how many significant digits Mant holds.
+	Digits int
+	// Exp is the decimal exponent: the written one less the number of
+	// fraction digits. A written exponent's magnitude is clamped at 10^9 (a
+	// literal's value is then 0 or beyond every double anyway).
+	Exp int
+}
+
+// maxExp is where Parse clamps a written exponent's magnitude.
+const maxExp = 1_000_000_000
+
+// Parse reads the number literal at the start of s, in one pass: where it
+// ends, and its digits. It returns the longest grammatical prefix as a
+// Number and OK, or, with the fault, a Number whose Len is the offset of the
+// first byte that breaks the grammar. What follows a grammatical prefix is
+// not looked at: Parse("1x") has Len 1 and OK, and Parse("01") too (a
+// leading zero ends the integer part); a caller that wants all of s to be a
+// number compares Len with len(s).
+func Parse(s string) (Number, Fault) {
+	i := 0
+	neg := i < len(s) && s[i] == '-'
+	if neg {
+		i++
+	}
+	var m uint64
+	nd := 0
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++ // no significant digit
+	case i < len(s) && s[i]-'1' < 9:
+		j := i
+		m, i = Digits(s, i, 0)
+		nd = i - j
+	default:
+		return Number{Len: i}, NoInt
+	}
+	e := 0
+	if i < len(s) && s[i] == '.' {
+		i++
+		if i >= len(s) || s[i]-'0' >= 10 {
+			return Number{Len: i}, NoFracDigit
+		}
+		j := i
+		if nd == 0 {
+			for i < len(s) && s[i] == '0' { // leading zeros of 0.00…
+				i++
+			}
+		}
+		k := i
+		m, i = Digits(s, i, m)
+		nd += i - k
+		e = j - i
+	}
+	if i < len(s) && s[i]|0x20 == 'e' {
+		i++
+		eneg := false
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
+			i++
+		}
+		if i >= len(s) || s[i]-'0' >= 10 {
+			return Number{Len: i}, NoExpDigit
+		}
+		x := 0
+		for ; i < len(s) && s[i]-'0' < 10; i++ {
+			if x < maxExp {
+				x = x*10 + int(s[i]-'0')
+			}
+		}
+		if eneg {
+			x = -x
+		}
+		e += x
+	}
+	return Number{Len: i, Neg: neg, Mant: m, Digits: nd, Exp: e}, OK
+}
+
+// Digits reads the run of ASCII digits at s[i:], returning m × 10^k plus
+// the run's value (k its length) and the index after the run. The sum wraps
+// past 2^64: a caller that needs it exact reads at most 19 digits into a
+// zero m, as len(run) tells. It reads eight digits at a time while eight
+// bytes remain.
+func Digits(s string, i int, m uint64) (uint64, int) {
+	for ; i+8 <= len(s); i += 8 {
+		x := le64(s[i:])
+		k := 8
+		if nd := nonDigits(x); nd != 0 {
+			k = bits.TrailingZeros64(nd) >> 3
+		}
+		if k > 0 {
+			// The digits' values, the first in the high byte after the shift
+			// (the zeros shifted in are leading zeros).
+			m = m*pow10[k] + eightDigits((x-0x3030303030303030)<<(64-8*k))
+		}
+		if k < 8 {
+			return m, i + k
+		}
+	}
+	for ; i < len(s) && s[i]-'0' < 10; i++ {
+		m = m*10 + uint64(s[i]-'0')
+	}
+	return m, i
+}
+
+var pow10 = [...]uint64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000}
+
+// eightDigits returns the value of the eight decimal digits in the bytes
+// of v, one digit (0-9) per byte, the most significant in the low byte: in
+// three steps of pairing neighbours (SWAR, as in fast_float).
+func eightDigits(v uint64) uint64 {
+	const (
+		mask = 0x000000ff000000ff
+		mul1 = 100 + 1000000<<32
+		mul2 = 1 + 10000<<32
+	)
+	v = v*10 + v>>8 // each even byte: two digits
+	return uint64(uint32((v&mask*mul1 + (v>>16)&mask*mul2) >> 32))
+}
+
+// nonDigits returns x with the high bit of each byte set where that byte
+// of x (little-endian) is not an ASCII digit, and every other bit clear.
+// No sum carries out of its byte: the bytes are masked to 7 bits first.
+func nonDigits(x uint64) uint64 {
+	const (
+		high = 0x8080808080808080
+		low7 = 0x7f7f7f7f7f7f7f7f
+	)
+	y := x & low7
+	atLeast0 := (y + 0x5050505050505050) & high // y >= 0x30
+	above9 := (y + 0x4646464646464646) & high   // y >= 0x3a
+	return (x & high) | (high &^ atLeast0) | above9
+}
+
+// le64 reads the first eight bytes of s as a little-endian word (the
+// compiler makes this one load).
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// Valid reports whether all of s is one number literal.
+func Valid(s string) bool {
+	n, f := Parse(s)
+	return f == OK && n.Len == len(s)
+}

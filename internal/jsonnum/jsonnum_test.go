@@ -1,0 +1,155 @@
+package jsonnum
+
+import (
+	"regexp"
+	"strconv"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		in     string
+		n      int
+		fault  Fault
+		reason string
+	}{
+		{"0", 1, OK, "zero"},
+		{"-0", 2, OK, "negative zero is grammatical"},
+		{"123", 3, OK, "an integer"},
+		{"-1.5e+10", 8, OK, "every part"},
+		{"1E-2", 4, OK, "capital E and a minus exponent"},
+		{"1e05", 4, OK, "exponent digits may have leading zeros"},
+		{"0.000", 5, OK, "fraction digits may be zeros"},
+		{"01", 1, OK, "a leading zero ends the integer part; the caller sees the rest"},
+		{"1x", 1, OK, "Parse stops at the first byte that cannot continue the literal"},
+		{"1,2", 1, OK, "a comma ends a literal in an array"},
+		{"12]", 2, OK, "a bracket ends a literal"},
+		{"", 0, NoInt, "empty"},
+		{"-", 1, NoInt, "a sign alone"},
+		{"+1", 0, NoInt, "no plus sign"},
+		{".5", 0, NoInt, "no bare fraction"},
+		{"-.5", 1, NoInt, "no bare fraction after a sign"},
+		{"-a", 1, NoInt, "a sign then a letter"},
+		{"1.", 2, NoFracDigit, "a point needs a digit"},
+		{"1.e5", 2, NoFracDigit, "a point then an exponent"},
+		{"1e", 2, NoExpDigit, "an exponent needs a digit"},
+		{"1e+", 3, NoExpDigit, "an exponent sign needs a digit"},
+		{"1.5E-x", 5, NoExpDigit, "the fault's offset is after the sign"},
+		{"Infinity", 0, NoInt, "no words"},
+		{"\xff", 0, NoInt, "a non-ASCII byte"},
+		{"1\x00", 1, OK, "NUL ends a literal"},
+		{"1e5e5", 3, OK, "one exponent only"},
+		{"1" + string(rune(0x660)), 1, OK, "Arabic-Indic digits are not digits"},
+	}
+	for _, tc := range tests {
+		if tc.reason == "" {
+			t.Fatalf("%q: a row without a reason", tc.in)
+		}
+		num, f := Parse(tc.in)
+		if num.Len != tc.n || f != tc.fault {
+			t.Errorf("%s: Parse(%q) = %d, %d; want %d, %d", tc.reason, tc.in, num.Len, f, tc.n, tc.fault)
+		}
+		if want := tc.fault == OK && tc.n == len(tc.in); Valid(tc.in) != want {
+			t.Errorf("%s: Valid(%q) = %v, want %v", tc.reason, tc.in, !want, want)
+		}
+	}
+}
+
+// grammar is the RFC's grammar as a regular expression, the oracle.
+var grammar = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`)
+
+// TestParseMatchesGrammar: on strings made of the bytes that matter, Parse
+// accepts exactly the longest prefix the regular expression matches, and
+// Valid exactly the strings it matches whole; the value it reads is the
+// literal's (checked through strconv, when the mantissa is exact).
+func TestParseMatchesGrammar(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		// Mostly digits, so that runs reach past the eight bytes read at a
+		// time; the neighbours of '0' and '9' in ASCII, and bytes with the
+		// high bit set, which the word-wise test must not take for digits.
+		alphabet := []rune("0123456789012345678901234567890123456789-+.eE/: ")
+		s := rapid.StringOfN(rapid.SampledFrom(alphabet), 0, 40, -1).Draw(t, "s")
+		if rapid.Bool().Draw(t, "high byte") {
+			k := rapid.IntRange(0, len(s)).Draw(t, "at")
+			s = s[:k] + string([]byte{rapid.SampledFrom([]byte{0x80, 0xb0, 0xb9, 0xff}).Draw(t, "byte")}) + s[k:]
+		}
+		num, f := Parse(s)
+		n := num.Len
+		m := grammar.FindString(s)
+		if f == OK && s[:n] != m {
+			t.Fatalf("Parse(%q) = %d, OK; the grammar's longest prefix is %q", s, n, m)
+		}
+		if f == OK {
+			mant, digits, exp := num.Mant, num.Digits, num.Exp
+			sign := ""
+			if num.Neg {
+				sign = "-"
+			}
+			want, _ := strconv.ParseFloat(m, 64)
+			got, _ := strconv.ParseFloat(sign+strconv.FormatUint(mant, 10)+"e"+strconv.Itoa(exp), 64)
+			if digits <= 19 && got != want || (digits == 0) != (mant == 0) {
+				t.Fatalf("Parse(%q) = %+v: reads as %v, the literal as %v", s, num, got, want)
+			}
+		}
+		if f != OK && m == "" && f != NoInt {
+			t.Fatalf("Parse(%q) = %d, %d; no literal starts it, want NoInt", s, n, f)
+		}
+		if f != OK && m != "" && !isPrefixLonger(s, m, n) {
+			t.Fatalf("Parse(%q) faults %d at %d; the grammar matches %q", s, f, n, m)
+		}
+		if whole := m != "" && m == s; Valid(s) != whole {
+			t.Fatalf("Valid(%q) = %v; the grammar says %v", s, Valid(s), whole)
+		}
+	})
+}
+
+// isPrefixLonger: a fault at n after a grammatical prefix m happens only
+// where the literal tried to go on ('.', or an exponent marker) and could
+// not; m then ends at the byte before that attempt.
+func isPrefixLonger(s, m string, n int) bool {
+	return n > len(m) && (s[len(m)] == '.' || s[len(m)] == 'e' || s[len(m)] == 'E')
+}
+
+// TestNonDigits: the word-wise test agrees with the byte-wise one on every
+// byte value in every position.
+func TestNonDigits(t *testing.T) {
+	for pos := 0; pos < 8; pos++ {
+		for b := 0; b < 256; b++ {
+			w := []byte("01234567")
+			w[pos] = byte(b)
+			got := nonDigits(le64(string(w)))
+			for k := 0; k < 8; k++ {
+				want := w[k] < '0' || w[k] > '9'
+				if (got>>(8*k+7))&1 == 1 != want || got&^0x8080808080808080 != 0 {
+					t.Fatalf("nonDigits(%q) = %#x: byte %d wrong", w, got, k)
+				}
+			}
+		}
+	}
+}
+
+// TestDigits: the run's value and end agree with a digit-by-digit reading,
+// for runs of every length up to 19 at every alignment, followed by every
+// kind of byte, and m accumulates.
+func TestDigits(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pre := rapid.StringOfN(rapid.RuneFrom([]rune("x-.")), 0, 9, -1).Draw(t, "pre")
+		run := rapid.StringOfN(rapid.RuneFrom([]rune("0123456789")), 0, 19, -1).Draw(t, "run")
+		post := rapid.StringOfN(rapid.SampledFrom([]rune("0123456789e.,]/: \x00\u00b9")), 0, 10, -1).Draw(t, "post")
+		m0 := rapid.Uint64Range(0, 9).Draw(t, "m")
+		s := pre + run + post
+		wantEnd := len(pre)
+		want := m0
+		for wantEnd < len(s) && s[wantEnd] >= '0' && s[wantEnd] <= '9' {
+			want = want*10 + uint64(s[wantEnd]-'0')
+			wantEnd++
+		}
+		m, end := Digits(s, len(pre), m0)
+		exact := wantEnd-len(pre) <= 18 || m0 == 0 && wantEnd-len(pre) == 19 // else the sum may wrap
+		if end != wantEnd || exact && m != want {
+			t.Fatalf("Digits(%q, %d, %d) = %d, %d; want %d, %d", s, len(pre), m0, m, end, want, wantEnd)
+		}
+	})
+}
