@@ -27,6 +27,7 @@ import (
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/httpapi"
 	"github.com/claimcheck/claimcheck/internal/playground"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -47,6 +48,11 @@ const (
 // (schema.Execute, called here), then saves a screenshot. Without a
 // Chromium it is skipped, except in CI (CI=true), where it fails.
 func TestBrowser(t *testing.T) {
+	if !testutil.Long() && !*update && *shotDir == "" {
+		// A browser takes seconds to start: the normal run leaves it to the
+		// long run, which .ci/run makes with the browser installed.
+		t.Skipf("the browser test runs in the long run (%s=1), as CI runs it", testutil.LongEnv)
+	}
 	exe := findBrowser(t)
 	srv := httptest.NewServer(playground.Handler(httpapi.New(httpapi.Options{})))
 	t.Cleanup(srv.Close)
