@@ -22,34 +22,41 @@ import (
 //     not: read through reflect without boxing each element;
 //   - anything else: every element is refused as not a scalar.
 func array[T any](path string, xs []T) bag.Array {
-	var at func(i int) (canon.Scalar, error)
+	a := bag.Array{Path: path, N: len(xs)}
 	switch xs := any(xs).(type) {
 	case []any:
-		at = func(i int) (canon.Scalar, error) { return canon.Of(xs[i]) }
+		a.At = func(i int) (canon.Scalar, error) { s, err := canon.Of(xs[i]); return s, at(err, path, i) }
 	case []canon.Scalar:
-		return bag.Array{Path: path, N: len(xs), At: func(i int) (canon.Scalar, error) { return xs[i], nil }}
+		a.At = func(i int) (canon.Scalar, error) { return xs[i], nil }
 	case []jsontext.Elem:
-		return bag.Array{Path: path, N: len(xs), At: func(i int) (canon.Scalar, error) { return elemScalar(path, i, &xs[i]) }}
+		a.At = func(i int) (canon.Scalar, error) { return elemScalar(path, i, &xs[i]) }
 	case []string:
-		at = func(i int) (canon.Scalar, error) { return canon.StringScalar(xs[i]) }
+		a.At = func(i int) (canon.Scalar, error) { s, err := canon.StringScalar(xs[i]); return s, at(err, path, i) }
 	case []int:
-		at = func(i int) (canon.Scalar, error) { return canon.IntScalar(int64(xs[i])) }
+		a.At = func(i int) (canon.Scalar, error) { s, err := canon.IntScalar(int64(xs[i])); return s, at(err, path, i) }
 	case []int64:
-		at = func(i int) (canon.Scalar, error) { return canon.IntScalar(xs[i]) }
+		a.At = func(i int) (canon.Scalar, error) { s, err := canon.IntScalar(xs[i]); return s, at(err, path, i) }
 	case []float64:
-		at = func(i int) (canon.Scalar, error) { return canon.NumberScalar(xs[i]) }
+		a.At = func(i int) (canon.Scalar, error) { s, err := canon.NumberScalar(xs[i]); return s, at(err, path, i) }
 	case []json.Number:
-		at = func(i int) (canon.Scalar, error) { return canon.ParseNumber(string(xs[i])) }
-	default:
-		at = reflectAt(xs)
-	}
-	return bag.Array{Path: path, N: len(xs), At: func(i int) (canon.Scalar, error) {
-		s, err := at(i)
-		if err != nil {
-			return s, errs.At(err, errs.Index(path, i))
+		a.At = func(i int) (canon.Scalar, error) {
+			s, err := canon.ParseNumber(string(xs[i]))
+			return s, at(err, path, i)
 		}
-		return s, nil
-	}}
+	default:
+		conv := reflectAt(xs)
+		a.At = func(i int) (canon.Scalar, error) { s, err := conv(i); return s, at(err, path, i) }
+	}
+	return a
+}
+
+// at places canon's error (which has no path) at element i of path; nil
+// stays nil.
+func at(err error, path string, i int) error {
+	if err == nil {
+		return nil
+	}
+	return errs.At(err, errs.Index(path, i))
 }
 
 // reflectAt reads the elements of a slice of any other type: the element

@@ -113,8 +113,10 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 		return nil, err
 	}
 	ix := newIndex(src.N)
-	var first []int32 // per id: index of its first occurrence
-	var count []int32 // per id: occurrences in source
+	// Per-id slices start with room for the sample, as the index does, so
+	// they do not double their way up from nothing.
+	first := make([]int32, 0, min(src.N, sample)) // per id: index of its first occurrence
+	count := make([]int32, 0, min(src.N, sample)) // per id: occurrences in source
 	for i := 0; i < src.N; i++ {
 		s, err := src.At(i)
 		if err != nil {
@@ -229,8 +231,8 @@ func (t *DifferenceTally) value(id int32) *canon.Scalar {
 func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 	ix := newIndex(arrays[0].N)
 	var ids [4][]int32
-	var origin []int64 // per id: array<<40 | index of its first occurrence
-	var stamp []uint8  // per id: the last array (1-4) that counted it as distinct
+	origin := make([]int64, 0, min(arrays[0].N, sample)) // per id: array<<40 | index of its first occurrence
+	stamp := make([]uint8, 0, min(arrays[0].N, sample))  // per id: the last array (1-4) that counted it as distinct
 	for k := range arrays {
 		a := &arrays[k]
 		if err := itemsError(a, lim); err != nil {
