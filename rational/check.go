@@ -9,6 +9,7 @@ import (
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/jsonw"
 	"github.com/claimcheck/claimcheck/internal/rattext"
+	"github.com/cockroachdb/apd/v3"
 )
 
 // ReferenceVersion is the reference_version of every [Result].
@@ -254,10 +255,20 @@ func (l Limits) parseClaim(s string) (Rat, bool, *claimcheck.Error) {
 	}
 	// Digits without leading zeros are the canonical form of their value, so
 	// a fraction is canonical when it is reduced and its denominator is not
-	// 1: when n/d keeps its denominator d > 1 (a reduced 0/d has d = 1).
+	// 1 (a reduced 0/d has d = 1). A claim is most often canonical: then n
+	// and d are the value as they are, and dividing (which allocates for
+	// big parts) is not needed.
 	d := literal(s[denStart:])
-	v := mul(&n, &d, true)
-	return v, !isOne(&d.num) && v.denom().Cmp(&d.num) == 0, nil
+	var g apd.BigInt
+	gcd(&g, &n.num, &d.num)
+	if !isOne(&g) {
+		return mul(&n, &d, true), false, nil
+	}
+	if isOne(&d.num) {
+		return n, false, nil
+	}
+	n.den = d.num
+	return n, true, nil
 }
 
 // ErrRejected is the error every non-nil [Result.Err] wraps:
