@@ -211,3 +211,17 @@ func ExampleBoolScalar() {
 	// Output:
 	// true null boolean null
 }
+
+// A Scalar's accessors give its kind and Go value back; Value is what
+// encoding/json would decode the scalar to.
+func ExampleScalar_Kind() {
+	for _, v := range []any{json.Number("2.50"), "x", true, nil} {
+		s, _ := canon.Of(v)
+		fmt.Printf("%-7v key=%-5s float=%v str=%q bool=%v value=%#v\n", s.Kind(), s.Key(), s.Float(), s.Str(), s.Bool(), s.Value())
+	}
+	// Output:
+	// number  key=2.5   float=2.5 str="" bool=false value=2.5
+	// string  key="x"   float=0 str="x" bool=false value="x"
+	// boolean key=true  float=0 str="" bool=true value=true
+	// null    key=null  float=0 str="" bool=false value=<nil>
+}

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -47,4 +50,32 @@ func ExampleNew() {
 	// Output:
 	// valid: false reason: claim_mismatch discrepancy: map[actual:1 expected:2 path:/source/0]
 	// tool error: invalid_input /claim/0 element is an array, not a scalar
+}
+
+// NewHTTPHandler answers MCP over streamable HTTP without sessions: one
+// JSON-RPC request, one JSON response. Here a bare tools/call, as an agent's
+// client would send it.
+func ExampleNewHTTPHandler() {
+	srv := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.Options{}))
+	defer srv.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rational-expression-check",` +
+		`"arguments":{"expression":"1/2 + 1/3","claimed_value":"5/6","require_canonical":true}}}`
+	req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	res, err := srv.Client().Do(req)
+	if err != nil {
+		panic(err)
+	}
+	defer res.Body.Close()
+	var rpc struct {
+		Result struct {
+			StructuredContent struct{ Valid bool }
+			IsError           bool
+		}
+	}
+	json.NewDecoder(res.Body).Decode(&rpc)
+	fmt.Println(res.StatusCode, rpc.Result.StructuredContent.Valid, rpc.Result.IsError)
+	// Output:
+	// 200 true false
 }

@@ -3,6 +3,7 @@ package service_test
 import (
 	"fmt"
 	"net/http/httptest"
+	"strings"
 
 	"github.com/claimcheck/claimcheck/service"
 )
@@ -24,4 +25,22 @@ func ExampleService_BeginShutdown() {
 	// /readyz 200 {"status":"ready"}
 	// /readyz 503 {"status":"shutting_down"}
 	// /healthz 200 {"status":"alive"}
+}
+
+// New assembles the whole service: the tools API, MCP, the OpenAPI
+// document, the probes and the metrics, in one http.Handler.
+func ExampleNew() {
+	svc := service.New(service.Options{})
+	get := func(path string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		svc.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		return rec
+	}
+	fmt.Print(get("/healthz").Body.String())
+	fmt.Println(get("/openapi.json").Header().Get("Content-Type"))
+	fmt.Println(strings.Contains(get("/metrics").Body.String(), "claimcheck_http_requests_total"))
+	// Output:
+	// {"status":"alive"}
+	// application/json
+	// true
 }

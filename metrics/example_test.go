@@ -1,0 +1,37 @@
+package metrics_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/claimcheck/claimcheck/httpapi"
+	"github.com/claimcheck/claimcheck/metrics"
+)
+
+// New registers the collectors; its Observe method is httpapi's
+// observation hook, so a handler of your own can feed them.
+func ExampleNew() {
+	reg := prometheus.NewRegistry()
+	m := metrics.New(reg)
+	h := httpapi.New(httpapi.Options{Observe: m.Observe})
+	_ = h // serve h, e.g. with httpapi.NewServer
+
+	m.Observe(nil, httpapi.Observation{Route: httpapi.RouteExecute, Tool: "rational-expression-check",
+		Version: "1.0.0", Status: 200, Verdict: "valid"})
+	families, _ := reg.Gather()
+	for _, f := range families {
+		if f.GetName() == "claimcheck_verdicts_total" {
+			for _, m := range f.GetMetric() {
+				var labels []string
+				for _, l := range m.GetLabel() {
+					labels = append(labels, l.GetName()+"="+l.GetValue())
+				}
+				fmt.Println(strings.Join(labels, " "), m.GetCounter().GetValue())
+			}
+		}
+	}
+	// Output:
+	// tool=rational-expression-check verdict=valid version=1.0.0 1
+}
