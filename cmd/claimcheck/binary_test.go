@@ -173,10 +173,20 @@ func toolLines(tools []*schema.Tool) []string {
 	return out
 }
 
-// testServe starts "serve" on a free loopback port, posts every seed
-// example and a bad body, then stops it with sig: it must exit 0.
-func testServe(t *testing.T, bin string, sig os.Signal) {
-	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0")
+// serveProcess is a running "serve" of the built binary.
+type serveProcess struct {
+	cmd  *exec.Cmd
+	base string         // http://127.0.0.1:PORT
+	rest chan []byte    // stderr after the "listening on" line, once it exits
+	pw   *io.PipeWriter // stderr's writing end, closed once it exits
+}
+
+// startServe starts "serve -addr 127.0.0.1:0 args..." and waits for its
+// listening address; the process is killed at the end of the test unless it
+// was stopped.
+func startServe(t *testing.T, bin string, args ...string) *serveProcess {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0"}, args...)...)
 	// An io.Pipe, not StderrPipe: Wait then waits for the copy to finish
 	// instead of racing the reads.
 	stderr, pw := io.Pipe()
@@ -184,20 +194,44 @@ func testServe(t *testing.T, bin string, sig os.Signal) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Process.Kill() // only if the test fails before the signal
+	t.Cleanup(func() { cmd.Process.Kill() }) // a no-op once it has exited
 	sc := bufio.NewScanner(stderr)
-	var base string
+	p := &serveProcess{cmd: cmd, rest: make(chan []byte, 1), pw: pw}
 	for sc.Scan() {
 		if _, addr, ok := strings.Cut(sc.Text(), "listening on "); ok {
-			base = addr
+			p.base = addr
 			break
 		}
 	}
-	if !strings.HasPrefix(base, "http://127.0.0.1:") {
-		t.Fatalf("no listening address on stderr (got %q)", base)
+	if !strings.HasPrefix(p.base, "http://127.0.0.1:") {
+		t.Fatalf("no listening address on stderr (got %q)", p.base)
 	}
-	rest := make(chan []byte, 1)
-	go func() { b, _ := io.ReadAll(stderr); rest <- b }()
+	go func() { b, _ := io.ReadAll(stderr); p.rest <- b }()
+	return p
+}
+
+// stop waits for the process, signalled beforehand, to exit 0 within 15 s
+// and returns the rest of its stderr.
+func (p *serveProcess) stop(t *testing.T, sig os.Signal) []byte {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait(); p.pw.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve after %v: %v; stderr %s", sig, err, <-p.rest)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("serve did not stop after %v", sig)
+	}
+	return <-p.rest
+}
+
+// testServe starts "serve" on a free loopback port, posts every seed
+// example and a bad body, then stops it with sig: it must exit 0.
+func testServe(t *testing.T, bin string, sig os.Signal) {
+	p := startServe(t, bin)
+	base := p.base
 
 	client := &http.Client{Timeout: 10 * time.Second}
 	for _, tool := range schema.Tools() {
@@ -235,17 +269,8 @@ func testServe(t *testing.T, bin string, sig os.Signal) {
 		}
 	}
 
-	if err := cmd.Process.Signal(sig); err != nil {
+	if err := p.cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait(); pw.Close() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve after %v: %v; stderr %s", sig, err, <-rest)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatalf("serve did not stop after %v", sig)
-	}
+	p.stop(t, sig)
 }

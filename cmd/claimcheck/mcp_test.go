@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -155,26 +154,8 @@ func testOpenAPICommand(t *testing.T, bin string) {
 // answers 503 for the -shutdown-delay, then serve exits 0; every request
 // was logged.
 func testServeOperations(t *testing.T, bin string) {
-	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-access-log", "-shutdown-delay", "1s")
-	stderr, pw := io.Pipe()
-	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill() // only if the test fails before the SIGTERM
-	sc := bufio.NewScanner(stderr)
-	var base string
-	for sc.Scan() {
-		if _, addr, ok := strings.Cut(sc.Text(), "listening on "); ok {
-			base = addr
-			break
-		}
-	}
-	if !strings.HasPrefix(base, "http://127.0.0.1:") {
-		t.Fatalf("no listening address on stderr (got %q)", base)
-	}
-	rest := make(chan string, 1)
-	go func() { b, _ := io.ReadAll(stderr); rest <- string(b) }()
+	p := startServe(t, bin, "-access-log", "-shutdown-delay", "1s")
+	base := p.base
 
 	client := &http.Client{Timeout: 10 * time.Second}
 	get := func(path string) (int, string) {
@@ -210,7 +191,7 @@ func testServeOperations(t *testing.T, bin string) {
 		t.Errorf("/metrics: %d %.500s", code, body)
 	}
 
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(time.Second); ; time.Sleep(5 * time.Millisecond) {
@@ -222,17 +203,7 @@ func testServeOperations(t *testing.T, bin string) {
 			t.Fatalf("/readyz still %d after SIGTERM", code)
 		}
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait(); pw.Close() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve after SIGTERM: %v; stderr %s", err, <-rest)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("serve did not stop after SIGTERM")
-	}
-	log := <-rest
+	log := string(p.stop(t, syscall.SIGTERM))
 	if !strings.Contains(log, `"route":"/readyz","status":503`) {
 		t.Errorf("no 503 from /readyz in the access log:\n%s", log)
 	}
