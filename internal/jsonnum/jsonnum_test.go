@@ -60,6 +60,41 @@ func TestParse(t *testing.T) {
 // grammar is the RFC's grammar as a regular expression, the oracle.
 var grammar = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`)
 
+// FuzzParse checks Parse and Valid against the grammar's regular expression
+// on any bytes: the accepted prefix is the longest grammatical one, and a
+// literal of at most 19 significant digits reads as strconv reads it.
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{"0", "-0", "1.5e-7", "01", "1.", ".5", "-", "1e+", "12345678901234567890.5e3", "9\xb9", "1E400"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		num, fault := Parse(s)
+		m := grammar.FindString(s)
+		switch {
+		case fault == OK && s[:num.Len] != m:
+			t.Fatalf("Parse(%q) accepts %q; the grammar's longest prefix is %q", s, s[:num.Len], m)
+		case fault != OK && m == "" && fault != NoInt:
+			t.Fatalf("Parse(%q) faults %d; no literal starts it, want NoInt", s, fault)
+		case fault != OK && m != "" && !isPrefixLonger(s, m, num.Len):
+			t.Fatalf("Parse(%q) faults %d at %d; the grammar matches %q", s, fault, num.Len, m)
+		}
+		if whole := m != "" && m == s; Valid(s) != whole {
+			t.Fatalf("Valid(%q) = %v; the grammar says %v", s, Valid(s), whole)
+		}
+		if fault == OK && num.Digits <= 19 {
+			sign := ""
+			if num.Neg {
+				sign = "-"
+			}
+			want, _ := strconv.ParseFloat(m, 64)
+			got, _ := strconv.ParseFloat(sign+strconv.FormatUint(num.Mant, 10)+"e"+strconv.Itoa(num.Exp), 64)
+			if got != want {
+				t.Fatalf("Parse(%q) = %+v reads as %v; the literal is %v", s, num, got, want)
+			}
+		}
+	})
+}
+
 // TestParseMatchesGrammar: on strings made of the bytes that matter, Parse
 // accepts exactly the longest prefix the regular expression matches, and
 // Valid exactly the strings it matches whole; the value it reads is the
