@@ -86,24 +86,7 @@ func errorOf(t testing.TB, res *mcp.CallToolResult) *claimcheck.Error {
 	if !res.IsError || res.StructuredContent != nil {
 		t.Fatalf("isError %v, structuredContent %v; want a tool error", res.IsError, res.StructuredContent)
 	}
-	var d struct {
-		Error *struct {
-			Code     string  `json:"code"`
-			Path     *string `json:"path"`
-			Position *int    `json:"position"`
-			Limit    string  `json:"limit"`
-			Message  string  `json:"message"`
-		} `json:"error"`
-	}
-	txt := text(t, res)
-	if err := json.Unmarshal([]byte(txt), &d); err != nil || d.Error == nil || d.Error.Path == nil {
-		t.Fatalf("text %q is not an error document", txt)
-	}
-	e := &claimcheck.Error{Code: claimcheck.Code(d.Error.Code), Path: *d.Error.Path, Position: claimcheck.NoPosition, Limit: d.Error.Limit, Message: d.Error.Message}
-	if d.Error.Position != nil {
-		e.Position = *d.Error.Position
-	}
-	return e
+	return conformance.ParseErrorDoc(t, []byte(text(t, res)))
 }
 
 // asJSON marshals v (a schema as the client decoded it).
