@@ -65,10 +65,14 @@ func BoolScalar(b bool) Scalar {
 // NumberScalar returns the Scalar of a finite double; -0 becomes 0. NaN and
 // ±Inf are an *[claimcheck.Error].
 func NumberScalar(f float64) (Scalar, error) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return Scalar{}, errs.Invalid("", "number "+strconv.FormatFloat(f, 'g', -1, 64)+" is not finite")
+	if f-f != 0 { // NaN or ±Inf; kept small so that the compiler inlines the function
+		return Scalar{}, notFinite(f)
 	}
 	return Scalar{kind: Number, num: f + 0}, nil // f + 0 turns -0 into +0
+}
+
+func notFinite(f float64) error {
+	return errs.Invalid("", "number "+strconv.FormatFloat(f, 'g', -1, 64)+" is not finite")
 }
 
 // IntScalar returns the Scalar of a Go integer. An integer that a double
@@ -127,10 +131,26 @@ func Float32Scalar(f float32) (Scalar, error) {
 // UTF-8 (including a surrogate code point written as three bytes) is an
 // *[claimcheck.Error]; it is never repaired.
 func StringScalar(s string) (Scalar, error) {
-	if !utf8.ValidString(s) {
-		return Scalar{}, errs.Invalid("", fmt.Sprintf("string is not valid UTF-8 (byte offset %d)", invalidOffset(s)))
+	if err := checkUTF8(s); err != nil {
+		return Scalar{}, err
 	}
 	return Scalar{kind: String, str: s}, nil
+}
+
+// checkUTF8 returns the error for a string that is not valid UTF-8. It is
+// one call, so that StringScalar is small enough for the compiler to inline
+// into the readers' loops.
+//
+//go:noinline
+func checkUTF8(s string) error {
+	if utf8.ValidString(s) {
+		return nil
+	}
+	return notUTF8(s)
+}
+
+func notUTF8(s string) error {
+	return errs.Invalid("", fmt.Sprintf("string is not valid UTF-8 (byte offset %d)", invalidOffset(s)))
 }
 
 func invalidOffset(s string) int {
@@ -154,7 +174,7 @@ func ParseNumber(lit string) (Scalar, error) {
 	if fault != jsonnum.OK || n.Len != len(lit) {
 		return Scalar{}, errs.Invalid("", "not a JSON number: "+strconv.Quote(lit))
 	}
-	if f, ok := exactFloat(n); ok {
+	if f, ok := n.Float(); ok {
 		return Scalar{kind: Number, num: f + 0}, nil
 	}
 	f, err := parseFloat(lit)
@@ -162,40 +182,6 @@ func ParseNumber(lit string) (Scalar, error) {
 		return Scalar{}, errs.Invalid("", "number "+truncate(lit)+" is out of the range of a double")
 	}
 	return Scalar{kind: Number, num: f + 0}, nil
-}
-
-// exactPow10 holds the powers of ten that are doubles exactly.
-var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-
-// exactFloat returns the double nearest a literal that jsonnum.Parse read,
-// when one floating-point operation computes it exactly (Clinger's fast
-// path), as it does for the literals most documents hold, short integers and
-// short decimals: the significant digits make an integer m of at most 2^53,
-// the decimal exponent e has |e| <= 22, so m and 10^|e| are both doubles,
-// and the hardware's m × 10^e or m / 10^-e is correctly rounded, ties to
-// even. Any other literal is left to strconv (ok false). A literal without
-// a significant digit is 0 whatever its exponent.
-func exactFloat(n jsonnum.Number) (f float64, ok bool) {
-	m, e := n.Mant, n.Exp
-	switch {
-	case n.Digits == 0:
-		return 0, true
-	case n.Digits > 19 || m > 1<<53: // m may have wrapped, or is not a double
-		return 0, false
-	case e == 0:
-		f = float64(m)
-	case e > 0 && e <= 22:
-		f = float64(m) * exactPow10[e]
-	case e < 0 && e >= -22:
-		f = float64(m) / exactPow10[-e]
-	default:
-		return 0, false
-	}
-	if n.Neg {
-		f = -f
-	}
-	return f, true
 }
 
 // maxDigits is how many significant digits parseFloat hands to strconv.

@@ -25,29 +25,114 @@ func array[T any](path string, xs []T) bag.Array {
 	a := bag.Array{Path: path, N: len(xs)}
 	switch xs := any(xs).(type) {
 	case []any:
-		a.At = func(i int) (canon.Scalar, error) { s, err := canon.Of(xs[i]); return s, at(err, path, i) }
-	case []canon.Scalar:
-		a.At = func(i int) (canon.Scalar, error) { return xs[i], nil }
-	case []jsontext.Elem:
-		a.At = func(i int) (canon.Scalar, error) { return elemScalar(path, i, &xs[i]) }
-	case []string:
-		a.At = func(i int) (canon.Scalar, error) { s, err := canon.StringScalar(xs[i]); return s, at(err, path, i) }
-	case []int:
-		a.At = func(i int) (canon.Scalar, error) { s, err := canon.IntScalar(int64(xs[i])); return s, at(err, path, i) }
-	case []int64:
-		a.At = func(i int) (canon.Scalar, error) { s, err := canon.IntScalar(xs[i]); return s, at(err, path, i) }
-	case []float64:
-		a.At = func(i int) (canon.Scalar, error) { s, err := canon.NumberScalar(xs[i]); return s, at(err, path, i) }
-	case []json.Number:
-		a.At = func(i int) (canon.Scalar, error) {
-			s, err := canon.ParseNumber(string(xs[i]))
-			return s, at(err, path, i)
+		a.Fill = func(i int, dst []canon.Scalar) error {
+			for k := range dst {
+				var s canon.Scalar
+				var err error
+				// The commonest types first, with canon's constructors
+				// inlined; canon.Of reads the same types the same way.
+				switch x := xs[i+k].(type) {
+				case float64:
+					s, err = canon.NumberScalar(x)
+				case string:
+					s, err = canon.StringScalar(x)
+				default:
+					s, err = canon.Of(x)
+				}
+				if err != nil {
+					return at(err, path, i+k)
+				}
+				dst[k] = s
+			}
+			return nil
 		}
+	case []canon.Scalar:
+		a.Fill = func(i int, dst []canon.Scalar) error { copy(dst, xs[i:]); return nil }
+	case []jsontext.Elem:
+		a.Fill = func(i int, dst []canon.Scalar) error {
+			for k := range dst {
+				s, err := elemScalar(path, i+k, &xs[i+k])
+				if err != nil {
+					return err
+				}
+				dst[k] = s
+			}
+			return nil
+		}
+	case []string:
+		a.Fill = fill(path, xs, canon.StringScalar)
+	case []int:
+		a.Fill = fill(path, xs, func(x int) (canon.Scalar, error) { return canon.IntScalar(int64(x)) })
+	case []int64:
+		a.Fill = fill(path, xs, canon.IntScalar)
+	case []float64:
+		a.Fill = fill(path, xs, canon.NumberScalar)
+	case []json.Number:
+		a.Fill = fill(path, xs, func(x json.Number) (canon.Scalar, error) { return canon.ParseNumber(string(x)) })
 	default:
 		conv := reflectAt(xs)
-		a.At = func(i int) (canon.Scalar, error) { s, err := conv(i); return s, at(err, path, i) }
+		a.Fill = func(i int, dst []canon.Scalar) error {
+			for k := range dst {
+				s, err := conv(i + k)
+				if err != nil {
+					return at(err, path, i+k)
+				}
+				dst[k] = s
+			}
+			return nil
+		}
 	}
 	return a
+}
+
+// fill returns a bag.Array's Fill for a slice whose elements conv converts.
+func fill[E any](path string, xs []E, conv func(E) (canon.Scalar, error)) func(int, []canon.Scalar) error {
+	return func(i int, dst []canon.Scalar) error {
+		for k := range dst {
+			s, err := conv(xs[i+k])
+			if err != nil {
+				return at(err, path, i+k)
+			}
+			dst[k] = s
+		}
+		return nil
+	}
+}
+
+// residual returns the engine's view of a claimed residual of base (left
+// or right): array, with a Same that compares two elements as Go values,
+// where that is cheap and exact. Two equal Go values of these types are the
+// same JSON scalar: == on interfaces compares dynamic types first, and an
+// element of base that converted is of a comparable type, so == cannot
+// panic; NaN, the one value not == to itself, never converts.
+func residual[T any](path string, xs, base []T) bag.Array {
+	a := array(path, xs)
+	switch xs := any(xs).(type) {
+	case []any:
+		base := any(base).([]any)
+		a.Same = func(i, j int) bool { return xs[i] == base[j] }
+	case []jsontext.Elem:
+		// The same text is the same value.
+		base := any(base).([]jsontext.Elem)
+		a.Same = func(i, j int) bool { return xs[i].Raw == base[j].Raw }
+	case []canon.Scalar:
+		a.Same = same(xs, any(base).([]canon.Scalar))
+	case []string:
+		a.Same = same(xs, any(base).([]string))
+	case []int:
+		a.Same = same(xs, any(base).([]int))
+	case []int64:
+		a.Same = same(xs, any(base).([]int64))
+	case []float64:
+		a.Same = same(xs, any(base).([]float64))
+	case []json.Number:
+		a.Same = same(xs, any(base).([]json.Number))
+	}
+	return a
+}
+
+func same[E comparable](xs, base []E) func(i, j int) bool {
+	return func(i, j int) bool { return xs[i] == base[j] }
 }
 
 // at places canon's error (which has no path) at element i of path; nil
@@ -97,6 +182,9 @@ func elemScalar(path string, i int, e *jsontext.Elem) (canon.Scalar, error) {
 	case jsontext.True:
 		return canon.BoolScalar(true), nil
 	case jsontext.Number:
+		if e.Flags&jsontext.HasNum != 0 {
+			return canon.NumberScalar(e.Num) // finite: it is a literal's nearest double
+		}
 		s, err = canon.ParseNumber(e.Raw)
 	case jsontext.String:
 		s, err = canon.StringScalar(e.Str())

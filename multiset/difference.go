@@ -72,8 +72,8 @@ func CheckDifference[T any](in DifferenceInput[T], lim Limits) (DifferenceResult
 	arrays := [4]bag.Array{
 		array("/left", in.Left),
 		array("/right", in.Right),
-		array("/claim/left_only", in.Claim.LeftOnly),
-		array("/claim/right_only", in.Claim.RightOnly),
+		residual("/claim/left_only", in.Claim.LeftOnly, in.Left),
+		residual("/claim/right_only", in.Claim.RightOnly, in.Right),
 	}
 	t, err := bag.Difference(lim.bag(), &arrays)
 	if err != nil {

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"sync"
 	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck"
@@ -57,12 +58,34 @@ func (t *Tool) bagLimits() multiset.Limits {
 // At most maxItems+1 elements or members of a container are recorded: an
 // array longer than maxItems is over its limit whatever its elements are, and
 // the one more says so.
+//
+// The Doc comes from docs; the caller hands it back with release once
+// nothing it holds (array elements, as Go values) is used any more. Nothing
+// a tool returns refers to the tape: scalars and paths refer to src, which
+// is the caller's own copy of the input.
 func parse(src string, maxItems int, arrays bool) (*jsontext.Doc, error) {
-	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: maxItems + 1, ArrayElems: arrays})
-	if err != nil {
+	doc := docs.Get().(*jsontext.Doc)
+	if err := doc.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: maxItems + 1, ArrayElems: arrays}); err != nil {
+		docs.Put(doc)
 		return nil, errs.Invalid("", err.Error())
 	}
 	return doc, nil
+}
+
+// docs keeps parsed documents' tapes for reuse: for a document of many
+// elements, allocating and zeroing the tape (and collecting it) costs a
+// large part of a check.
+var docs = sync.Pool{New: func() any { return new(jsontext.Doc) }}
+
+// maxPooledElems is the largest tape release keeps (4 MiB of elements).
+const maxPooledElems = 1 << 17
+
+func release(doc *jsontext.Doc) {
+	if cap(doc.Elems) > maxPooledElems {
+		return
+	}
+	doc.Reset()
+	docs.Put(doc)
 }
 
 // object applies the member rules to the object at node i: members in
@@ -156,6 +179,7 @@ func (t *Tool) executeEquality(text string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer release(doc)
 	var m [2]int
 	if err := object(doc, 0, "", equalityNames, m[:]); err != nil {
 		return nil, err
@@ -178,6 +202,7 @@ func (t *Tool) executeDifference(src string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer release(doc)
 	var m [3]int
 	if err := object(doc, 0, "", differenceNames, m[:]); err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ func (t *Tool) executeRational(src string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer release(doc)
 	var m [3]int
 	if err := object(doc, 0, "", rationalNames, m[:]); err != nil {
 		return nil, err

@@ -21,14 +21,33 @@ type Limits struct {
 	MaxDistinct int
 }
 
-// Array is one input array: its JSON Pointer path, its length, and an
-// accessor that returns element i as a Scalar, or the element's error (an
-// *claimcheck.Error, at the element's path).
+// Array is one input array: its JSON Pointer path, its length, and how to
+// convert its elements.
 type Array struct {
 	Path string
 	N    int
-	At   func(i int) (canon.Scalar, error)
+	// Fill converts the elements i, i+1, ..., i+len(dst)-1 into dst, in
+	// order, and returns the first one's error (an *claimcheck.Error at the
+	// element's path), if any. The engine converts in batches, so the
+	// caller's loop over its own slice type runs without a call per element.
+	Fill func(i int, dst []canon.Scalar) error
+	// Same, when not nil, reports whether element i of this array is the
+	// same Go value as element j of the array it is a claimed residual of
+	// (left for left_only, right for right_only), which has converted
+	// without error; true means the two are the same canonical scalar, and
+	// so element i converts without error too. False says nothing.
+	Same func(i, j int) bool
 }
+
+// at converts element i alone.
+func (a *Array) at(i int) (canon.Scalar, error) {
+	var s [1]canon.Scalar
+	err := a.Fill(i, s[:])
+	return s[0], err
+}
+
+// batch is how many elements the engine converts at a time.
+const batch = 64
 
 func itemsError(a *Array, lim Limits) error {
 	if a.N > lim.MaxItems {
@@ -46,8 +65,9 @@ func distinctError(a *Array, lim Limits) error {
 // rest converts the elements of a from i on, for their errors only: an
 // element error outranks the array's max_distinct.
 func rest(a *Array, i int) error {
-	for ; i < a.N; i++ {
-		if _, err := a.At(i); err != nil {
+	var buf [batch]canon.Scalar
+	for ; i < a.N; i += batch {
+		if err := a.Fill(i, buf[:min(batch, a.N-i)]); err != nil {
 			return err
 		}
 	}
@@ -64,14 +84,15 @@ type EqualityMismatch struct {
 	Actual   int // count in claim
 }
 
-// EqualityTally is the outcome of [Equality]: the counts of every distinct
-// value, from which the mismatches are read.
+// EqualityTally is the outcome of [Equality]: whether the counts agree and,
+// when they do not, the counts of every distinct value, from which the
+// mismatches are read.
 type EqualityTally struct {
 	src, claim Array
 	nsrc       int     // ids below nsrc occur in source
 	first      []int32 // per id: index of its first occurrence (in source, else in claim)
-	count      []int32 // per id: occurrences in source
-	ccount     []int32 // per id: occurrences in claim
+	count      []int32 // per id: occurrences in source; nil when the counts agree
+	ccount     []int32 // per id: occurrences in claim; nil when the counts agree
 }
 
 // Mismatches calls yield with each value whose counts differ, in the
@@ -79,7 +100,7 @@ type EqualityTally struct {
 // the values of claim that source lacks, by first occurrence in claim — until
 // yield returns false. It takes one pass over the distinct values.
 func (t *EqualityTally) Mismatches(yield func(EqualityMismatch) bool) {
-	for id := range t.first {
+	for id := range t.count {
 		if t.count[id] == t.ccount[id] {
 			continue
 		}
@@ -88,7 +109,7 @@ func (t *EqualityTally) Mismatches(yield func(EqualityMismatch) bool) {
 			from = &t.src
 		}
 		m := EqualityMismatch{Path: errs.Index(from.Path, int(t.first[id])), Expected: int(t.count[id]), Actual: int(t.ccount[id])}
-		m.Value, _ = from.At(int(t.first[id])) // it converted without error before
+		m.Value, _ = from.at(int(t.first[id])) // it converted without error before
 		if !yield(m) {
 			return
 		}
@@ -105,71 +126,96 @@ func (t *EqualityTally) First() *EqualityMismatch {
 	return first
 }
 
-// Equality counts every value of source and claim. Errors come in the
-// contract's order: for source then claim, max_items, the first bad element,
-// max_distinct.
+// Equality counts every value of source and claim, in one pass over each,
+// each element converted once. Errors come in the contract's order: for
+// source then claim, max_items, the first bad element, max_distinct.
+//
+// A value's two counts live in its slot of the index (n[0] for source, n[1]
+// for claim), and the number of values whose counts differ is kept as the
+// claim is read, so a valid claim is known without a pass over the values;
+// the per-value counts are gathered only for an invalid one.
 func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	if err := itemsError(src, lim); err != nil {
 		return nil, err
 	}
 	ix := newIndex(src.N)
-	// Per-id slices start with room for the sample, as the index does, so
-	// they do not double their way up from nothing.
-	first := make([]int32, 0, min(src.N, sample)) // per id: index of its first occurrence
-	count := make([]int32, 0, min(src.N, sample)) // per id: occurrences in source
-	for i := 0; i < src.N; i++ {
-		s, err := src.At(i)
-		if err != nil {
+	defer ix.release()
+	// first starts with room for the sample, as the index does, so it does
+	// not double its way up from nothing.
+	first := make([]int32, 0, min(src.N, sample))
+	var buf [batch]canon.Scalar
+	var kb keys
+	for i := 0; i < src.N; i += batch {
+		chunk := buf[:min(batch, src.N-i)]
+		if err := src.Fill(i, chunk); err != nil {
 			return nil, err
 		}
 		if i == sample && src.N > 2*sample {
 			if want := ix.reserve(src.N, lim.MaxDistinct); want > cap(first) {
 				first = append(make([]int32, 0, want), first...)
-				count = append(make([]int32, 0, want), count...)
 			}
 		}
-		id, isNew := ix.intern(s)
-		if isNew {
-			if len(first) == lim.MaxDistinct {
-				if err := rest(src, i+1); err != nil {
-					return nil, err
+		ix.prepare(chunk, &kb)
+		for k := range chunk {
+			sl, isNew := ix.intern(chunk, &kb, k)
+			if isNew {
+				if len(first) == lim.MaxDistinct {
+					if err := rest(src, i+k+1); err != nil {
+						return nil, err
+					}
+					return nil, distinctError(src, lim)
 				}
-				return nil, distinctError(src, lim)
+				first = append(first, int32(i+k))
 			}
-			first = append(first, int32(i))
-			count = append(count, 0)
+			sl.n[0]++
 		}
-		count[id]++
 	}
 	if err := itemsError(claim, lim); err != nil {
 		return nil, err
 	}
 	nsrc := len(first)
-	ccount := make([]int32, nsrc, len(first)+8) // per id: occurrences in claim
-	distinct := 0
-	for j := 0; j < claim.N; j++ {
-		s, err := claim.At(j)
-		if err != nil {
+	unequal := nsrc // values whose counts differ: so far, all of source's
+	distinct := 0   // distinct values of claim
+	for j := 0; j < claim.N; j += batch {
+		chunk := buf[:min(batch, claim.N-j)]
+		if err := claim.Fill(j, chunk); err != nil {
 			return nil, err
 		}
-		id, isNew := ix.intern(s)
-		if isNew {
-			first = append(first, int32(j))
-			count = append(count, 0)
-			ccount = append(ccount, 0)
-		}
-		if ccount[id] == 0 {
-			if distinct == lim.MaxDistinct {
-				if err := rest(claim, j+1); err != nil {
-					return nil, err
-				}
-				return nil, distinctError(claim, lim)
+		ix.prepare(chunk, &kb)
+		for k := range chunk {
+			sl, isNew := ix.intern(chunk, &kb, k)
+			if isNew {
+				first = append(first, int32(j+k))
 			}
-			distinct++
+			if sl.n[1] == 0 {
+				if distinct == lim.MaxDistinct {
+					if err := rest(claim, j+k+1); err != nil {
+						return nil, err
+					}
+					return nil, distinctError(claim, lim)
+				}
+				distinct++
+			}
+			if sl.n[1] == sl.n[0] {
+				unequal++
+			}
+			sl.n[1]++
+			if sl.n[1] == sl.n[0] {
+				unequal--
+			}
 		}
-		ccount[id]++
 	}
-	return &EqualityTally{src: *src, claim: *claim, nsrc: nsrc, first: first, count: count, ccount: ccount}, nil
+	t := &EqualityTally{src: *src, claim: *claim, nsrc: nsrc, first: first}
+	if unequal != 0 {
+		t.count = make([]int32, len(first))
+		t.ccount = make([]int32, len(first))
+		for i := range ix.slots {
+			if sl := &ix.slots[i]; sl.tag != 0 {
+				t.count[sl.id], t.ccount[sl.id] = sl.n[0], sl.n[1]
+			}
+		}
+	}
+	return t, nil
 }
 
 // DifferenceMismatch is the first differing index of a claimed residual.
@@ -182,11 +228,12 @@ type DifferenceMismatch struct {
 	Actual   *canon.Scalar
 }
 
-// DifferenceTally is the outcome of [Difference]: every element's value id,
-// from which the expected residuals and the first discrepancy are read.
+// DifferenceTally is the outcome of [Difference]: the value id of every
+// element of left and right, from which the expected residuals are read,
+// and the first discrepancy.
 type DifferenceTally struct {
 	arrays [4]Array
-	ids    [4][]int32
+	ids    [2][]int32
 	origin []int64 // per id: array<<40 | index of its first occurrence
 	first  *DifferenceMismatch
 }
@@ -200,10 +247,7 @@ func (t *DifferenceTally) Residuals() (leftOnly, rightOnly []canon.Scalar) {
 	rem := make([]int32, len(t.origin))
 	var out [2][]canon.Scalar
 	for side := 0; side < 2; side++ {
-		clear(rem)
-		for _, id := range t.ids[1-side] {
-			rem[id]++
-		}
+		t.fill(rem, side)
 		out[side] = make([]canon.Scalar, 0, len(t.ids[side]))
 		for _, id := range t.ids[side] {
 			if rem[id] > 0 {
@@ -216,9 +260,18 @@ func (t *DifferenceTally) Residuals() (leftOnly, rightOnly []canon.Scalar) {
 	return out[0], out[1]
 }
 
+// fill sets rem to the counts of the values of the side opposite side: the
+// occurrences the walk over side removes.
+func (t *DifferenceTally) fill(rem []int32, side int) {
+	clear(rem)
+	for _, id := range t.ids[1-side] {
+		rem[id]++
+	}
+}
+
 func (t *DifferenceTally) value(id int32) *canon.Scalar {
 	o := t.origin[id]
-	s, _ := t.arrays[o>>40].At(int(o & (1<<40 - 1))) // it converted without error before
+	s, _ := t.arrays[o>>40].at(int(o & (1<<40 - 1))) // it converted without error before
 	return &s
 }
 
@@ -228,84 +281,137 @@ func (t *DifferenceTally) value(id int32) *canon.Scalar {
 // residual differs from the bag difference, earliest occurrences removed.
 // Errors come in the contract's order: for each array in turn, max_items,
 // the first bad element, max_distinct.
+//
+// Left and right are interned; a claimed residual is first compared with
+// the expected one as that is produced (see match), and only interned
+// (for its errors, its distinct values and the discrepancy) when it
+// differs. A claimed residual that equals the expected one can have no
+// error: its elements are values of left (or right), which converted, and
+// it has no more distinct values than left (or right) has.
 func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 	ix := newIndex(arrays[0].N)
-	var ids [4][]int32
+	defer ix.release()
+	t := &DifferenceTally{arrays: *arrays}
+	// Per id, n[0] of its slot is the last array (1-4) that counted it as
+	// distinct.
 	origin := make([]int64, 0, min(arrays[0].N, sample)) // per id: array<<40 | index of its first occurrence
-	stamp := make([]uint8, 0, min(arrays[0].N, sample))  // per id: the last array (1-4) that counted it as distinct
+	var claimed [2][]int32                               // the ids of a claimed residual that differs
+	var buf [batch]canon.Scalar
+	var kb keys
+	var rem []int32
 	for k := range arrays {
 		a := &arrays[k]
 		if err := itemsError(a, lim); err != nil {
 			return nil, err
 		}
-		ids[k] = make([]int32, a.N)
+		if k >= 2 {
+			side := k - 2
+			if rem == nil {
+				rem = make([]int32, len(origin))
+			}
+			if t.match(ix, rem, side) {
+				continue
+			}
+		}
+		ids := make([]int32, a.N)
 		distinct := 0
-		for i := 0; i < a.N; i++ {
-			s, err := a.At(i)
-			if err != nil {
+		for i := 0; i < a.N; i += batch {
+			chunk := buf[:min(batch, a.N-i)]
+			if err := a.Fill(i, chunk); err != nil {
 				return nil, err
 			}
 			if k == 0 && i == sample && a.N > 2*sample {
 				if want := ix.reserve(a.N, lim.MaxDistinct); want > cap(origin) {
 					origin = append(make([]int64, 0, want), origin...)
-					stamp = append(make([]uint8, 0, want), stamp...)
 				}
 			}
-			id, isNew := ix.intern(s)
-			if isNew {
-				origin = append(origin, int64(k)<<40|int64(i))
-				stamp = append(stamp, 0)
-			}
-			if stamp[id] != uint8(k+1) {
-				if distinct == lim.MaxDistinct {
-					if err := rest(a, i+1); err != nil {
-						return nil, err
+			ix.prepare(chunk, &kb)
+			for c := range chunk {
+				sl, isNew := ix.intern(chunk, &kb, c)
+				if isNew {
+					origin = append(origin, int64(k)<<40|int64(i+c))
+				}
+				if sl.n[0] != int32(k+1) {
+					if distinct == lim.MaxDistinct {
+						if err := rest(a, i+c+1); err != nil {
+							return nil, err
+						}
+						return nil, distinctError(a, lim)
 					}
-					return nil, distinctError(a, lim)
+					distinct++
+					sl.n[0] = int32(k + 1)
 				}
-				distinct++
-				stamp[id] = uint8(k + 1)
+				ids[i+c] = sl.id
 			}
-			ids[k][i] = id
+		}
+		t.origin = origin
+		if k < 2 {
+			t.ids[k] = ids
+		} else {
+			claimed[k-2] = ids
 		}
 	}
-	t := &DifferenceTally{arrays: *arrays, ids: ids, origin: origin}
-	t.first = t.walk()
+	for side := 0; side < 2 && t.first == nil; side++ {
+		if claimed[side] != nil {
+			t.first = t.walk(rem, side, claimed[side])
+		}
+	}
 	return t, nil
 }
 
-// walk compares each claimed residual with the expected one as it is
-// produced, without building it, and returns the first difference.
-func (t *DifferenceTally) walk() *DifferenceMismatch {
-	ids := &t.ids
-	// rem counts, per value, the occurrences of the other side still to be
-	// matched; it is filled for one walk and emptied by it.
-	rem := make([]int32, len(t.origin))
+// match reports whether the claimed residual of side (arrays[2+side])
+// equals the expected one, walking both at once without building either. A
+// claimed element is compared with the expected one by Same first (no
+// conversion), else converted and looked up: an element that does not
+// convert, or is no value of the index, differs.
+func (t *DifferenceTally) match(ix *index, rem []int32, side int) bool {
+	c := &t.arrays[2+side]
+	t.fill(rem, side)
+	i := 0 // index into both residuals
+	for j, id := range t.ids[side] {
+		if rem[id] > 0 {
+			rem[id]--
+			continue
+		}
+		if i == c.N {
+			return false
+		}
+		if c.Same == nil || !c.Same(i, j) {
+			s, err := c.at(i)
+			if err != nil {
+				return false
+			}
+			if sl := ix.lookup(&s); sl == nil || sl.id != id {
+				return false
+			}
+		}
+		i++
+	}
+	return i == c.N
+}
+
+// walk compares the claimed residual of side, as ids, with the expected one
+// as it is produced, and returns the first difference.
+func (t *DifferenceTally) walk(rem []int32, side int, claimed []int32) *DifferenceMismatch {
 	lists := [2]string{"/left_only", "/right_only"}
-	for side := 0; side < 2; side++ {
-		self, other, claimed := ids[side], ids[1-side], ids[2+side]
-		clear(rem)
-		for _, id := range other {
-			rem[id]++
+	t.fill(rem, side)
+	i := 0 // index into the expected residual
+	for _, id := range t.ids[side] {
+		if rem[id] > 0 {
+			rem[id]--
+			continue
 		}
-		i := 0 // index into the expected residual
-		for _, id := range self {
-			if rem[id] > 0 {
-				rem[id]--
-				continue
+		if i >= len(claimed) || claimed[i] != id {
+			m := &DifferenceMismatch{Path: errs.Index(lists[side], i), Expected: t.value(id)}
+			if i < len(claimed) {
+				m.Actual = t.value(claimed[i])
 			}
-			if i >= len(claimed) || claimed[i] != id {
-				m := &DifferenceMismatch{Path: errs.Index(lists[side], i), Expected: t.value(id)}
-				if i < len(claimed) {
-					m.Actual = t.value(claimed[i])
-				}
-				return m
-			}
-			i++
+			return m
 		}
-		if i < len(claimed) {
-			return &DifferenceMismatch{Path: errs.Index(lists[side], i), Actual: t.value(claimed[i])}
-		}
+		i++
+	}
+	if i < len(claimed) {
+		return &DifferenceMismatch{Path: errs.Index(lists[side], i), Actual: t.value(claimed[i])}
 	}
 	return nil
 }

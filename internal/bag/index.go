@@ -5,53 +5,66 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/claimcheck/claimcheck/canon"
 )
 
 // index numbers the distinct scalars of a check 0, 1, 2, ... in order of
-// first appearance. Numbers are keyed by their bits (canon folds -0 into 0,
-// and NaN never reaches a Scalar) and strings by their bytes, so two elements
-// get the same id exactly when the Scalars are ==, which canon guarantees is
-// RFC 8785 equality; nothing is formatted.
+// first appearance, and keeps two counters per value for the engine. Two
+// elements get the same id exactly when their Scalars are ==, which canon
+// guarantees is RFC 8785 equality; nothing is formatted.
 //
-// The keys live in two open-addressing tables with linear probing, one for
-// numbers and one for strings, instead of Go maps: a probe is a masked index
-// and a compare of 64-bit words in the caller's loop, with no call through
-// the runtime's generic map code. Both are hashed with keys drawn afresh for
-// every check (see hasher), so input chosen to collide costs its author a
-// guess per check rather than forcing the tables into quadratic probing.
+// Every value lives in one open-addressing table with linear probing,
+// instead of a Go map: a probe is a masked index and a compare of three
+// words in the caller's loop, with no call through the runtime's generic
+// map code, and the slot that matches also holds the value's counters, so
+// an element costs one random memory access. A value is keyed by two words
+// and a tag (see key): a number by its bits (canon folds -0 into 0, and NaN
+// never reaches a Scalar), a string of at most 16 bytes by its bytes
+// themselves, so comparing it reads no string memory. A longer string is
+// keyed by its full hash and its ordinal in index.longs, and compared
+// there. Keys are hashed with keys drawn afresh for every check (see
+// hasher), so input chosen to collide costs its author a guess per check
+// rather than forcing the table into quadratic probing.
 type index struct {
-	nums numTable
-	strs strTable
-	keys []string // the strings by ordinal (strSlot.ord)
-	lits [3]int32 // id+1 of null, false, true; 0 while unseen
-	n    int32    // ids given
-	h    hasher
+	slots []slot
+	spare []slot // a copy of the table while it is rebuilt in place (see resize)
+	used  int
+	longs []string // the strings longer than 16 bytes, by ordinal
+	n     int32    // ids given
+	h     hasher
+
+	touched uint32 // what prepare read, kept so that its loads stay
 }
 
-// A numSlot holds one number: its bits and its id+1 (0: the slot is empty).
-type numSlot struct {
-	bits uint64
+// A slot holds one value: its key (a, b, tag; tag 0: the slot is empty),
+// its id, and two counters the engine uses as it likes. It holds no
+// pointer, so the garbage collector never scans the table; at 32 bytes two
+// fit in a cache line.
+type slot struct {
+	a, b uint64
+	tag  uint32
 	id   int32
+	n    [2]int32
 }
 
-// A strSlot holds one string: its hash, its ordinal in index.keys, and its
-// id+1 (0: the slot is empty). The full hash is kept so that a probe
-// compares strings only when their hashes agree, and growing never rehashes.
-// Neither kind of slot holds a pointer, so the garbage collector never scans
-// the tables.
-type strSlot struct {
-	hash uint64
-	ord  int32
-	id   int32
-}
+// The tags of the key kinds. A short string's tag is tagStr plus its
+// length, so "a" and "a\x00" (the same words) differ.
+const (
+	tagNull  = 1
+	tagBool  = 2
+	tagNum   = 3
+	tagStr   = 4 // ... tagStr+16
+	tagLong  = math.MaxUint32
+	shortStr = 16
+)
 
-// The tables grow (double) when an insertion would fill more than
-// maxLoadNum/maxLoadDen of their slots. With a well-spread hash, linear
+// The table grows (doubles) when an insertion would fill more than
+// maxLoadNum/maxLoadDen of its slots. With a well-spread hash, linear
 // probing at a load of three quarters averages 2.5 probes for a hit and 8.5
-// for a miss (a new value, once per distinct value), four slots to a cache
-// line; most of the time the load is lower, as sizes are powers of two.
+// for a miss (a new value, once per distinct value); most of the time the
+// load is lower, as sizes are powers of two.
 const (
 	maxLoadNum = 3
 	maxLoadDen = 4
@@ -67,33 +80,51 @@ func slotsFor(n int) int {
 	return 1 << bits.Len(uint(want-1))
 }
 
-type numTable struct {
-	slots []numSlot
-	used  int
-}
-
-type strTable struct {
-	slots []strSlot
-	used  int
-}
-
-// newIndex returns an empty index. Its tables grow with the distinct values,
-// not with the elements: pre-sizing them by the input's length would make
-// memory and allocations follow the items.
+// newIndex returns an empty index. Its table grows with the distinct
+// values, not with the elements: pre-sizing it by the input's length would
+// make memory and allocations follow the items.
 //
-// first is the length of the first array: the tables start with room for
-// the sample (or the whole array, if shorter), split between the kinds.
+// first is the length of the first array: the table starts with room for
+// the sample, or the whole array if shorter.
+//
+// Indexes are reused (see pool): release puts one back when its check is
+// done. A reused index gets new hash keys, an emptied table and no strings.
 func newIndex(first int) *index {
-	h := min(first, sample) / 2
-	ix := &index{h: newHasher()}
-	ix.nums.slots = make([]numSlot, slotsFor(h))
-	ix.strs.slots = make([]strSlot, slotsFor(h))
-	ix.keys = make([]string, 0, h)
+	ix := pool.Get().(*index)
+	ix.h = newHasher()
+	ix.n, ix.used = 0, 0
+	if n := slotsFor(min(first, sample)); cap(ix.slots) >= n {
+		ix.slots = ix.slots[:n]
+		clear(ix.slots)
+	} else {
+		ix.slots = make([]slot, n)
+	}
 	return ix
 }
 
+// pool holds the indexes of finished checks. A check allocates its table
+// afresh otherwise, and for small checks, the commonest, allocating and
+// zeroing fresh memory (and collecting it after) costs more than the check.
+var pool = sync.Pool{New: func() any { return new(index) }}
+
+// maxPooled is the largest table (in slots, 2 MiB) release keeps: a check
+// with more distinct values allocates its own.
+const maxPooled = 1 << 16
+
+// release returns ix to the pool; ix must not be used after. The long
+// strings are dropped so that the pool keeps no input alive.
+func (ix *index) release() {
+	if cap(ix.slots) > maxPooled {
+		return
+	}
+	clear(ix.longs)
+	ix.longs = ix.longs[:0]
+	pool.Put(ix)
+}
+
 // sample is how many elements of the first array are interned before the
-// index guesses its final size.
+// index guesses its final size. It is a multiple of batch, so the engine
+// reaches it at the start of a batch.
 const sample = 256
 
 // maxReserve caps what reserve may set aside (in entries): a guess from a
@@ -103,10 +134,9 @@ const maxReserve = 1 << 14
 
 // reserve is called once sample elements of an array of n have been
 // interned: when most of them were new, most of the rest will probably be
-// too, so the tables are rebuilt with room for more, in proportion to their
-// kinds, instead of doubling their way there. Repetitive input keeps the
-// small tables; a wrong guess costs at most maxReserve entries, so memory
-// stays O(distinct values).
+// too, so the table is rebuilt with room for more instead of doubling its
+// way there. Repetitive input keeps the small table; a wrong guess costs at
+// most maxReserve entries, so memory stays O(distinct values).
 //
 // It returns the number of distinct values it expects in all (at least the
 // ones seen), for sizing the caller's per-value slices the same way.
@@ -114,150 +144,194 @@ func (ix *index) reserve(n, maxDistinct int) int {
 	if int(ix.n) < sample/2 {
 		return int(ix.n)
 	}
-	grow := func(have int) int { return min(have*n/sample, maxDistinct, maxReserve) }
-	if ix.nums.used > sample/8 {
-		ix.nums.resize(slotsFor(grow(ix.nums.used)), &ix.h)
-	}
-	if ix.strs.used > sample/8 {
-		want := grow(ix.strs.used)
-		ix.strs.resize(slotsFor(want))
-		if want > cap(ix.keys) {
-			ix.keys = append(make([]string, 0, want), ix.keys...)
-		}
-	}
-	return max(grow(int(ix.n)), int(ix.n))
+	want := max(min(int(ix.n)*n/sample, maxDistinct, maxReserve), int(ix.n))
+	ix.resize(slotsFor(want))
+	return want
 }
 
-// intern returns the id of s, giving it the next id if it is new. Numbers,
-// the commonest kind, are probed here; the rest in internOther.
-func (ix *index) intern(s canon.Scalar) (id int32, isNew bool) {
-	if s.Kind() != canon.Number {
-		return ix.internOther(s)
-	}
-	b := math.Float64bits(s.Float())
-	t := &ix.nums
-	mask := uint64(len(t.slots) - 1)
-	for i := ix.h.num(b) & mask; ; i = (i + 1) & mask {
-		sl := &t.slots[i]
-		if sl.bits == b && sl.id != 0 {
-			return sl.id - 1, false
+// key returns the key of s: the two words and the tag that identify it in
+// the table. A long string's words are its hash and 0; its ordinal is
+// compared separately (see internLong).
+func (ix *index) key(s *canon.Scalar) (a, b uint64, tag uint32) {
+	switch s.Kind() {
+	case canon.Number:
+		return math.Float64bits(s.Float()), 0, tagNum
+	case canon.String:
+		str := s.Str()
+		if len(str) > shortStr {
+			return maphash.String(ix.h.seed, str), 0, tagLong
 		}
-		if sl.id == 0 {
-			return ix.insertNum(sl, b)
-		}
-	}
-}
-
-// insertNum puts b in the empty slot sl, or in a grown table when the
-// table would be too full.
-func (ix *index) insertNum(sl *numSlot, b uint64) (int32, bool) {
-	t := &ix.nums
-	if (t.used+1)*maxLoadDen > len(t.slots)*maxLoadNum {
-		t.resize(2*len(t.slots), &ix.h)
-		mask := uint64(len(t.slots) - 1)
-		i := ix.h.num(b) & mask
-		for t.slots[i].id != 0 {
-			i = (i + 1) & mask
-		}
-		sl = &t.slots[i]
-	}
-	ix.n++
-	*sl = numSlot{bits: b, id: ix.n}
-	t.used++
-	return ix.n - 1, true
-}
-
-func (ix *index) internOther(s canon.Scalar) (id int32, isNew bool) {
-	if s.Kind() == canon.String {
-		return ix.internStr(s.Str())
-	}
-	l := 0 // null
-	if s.Kind() == canon.Bool {
-		l = 1
+		a, b = words(str)
+		return a, b, tagStr + uint32(len(str))
+	case canon.Bool:
 		if s.Bool() {
-			l = 2
+			return 1, 0, tagBool
 		}
+		return 0, 0, tagBool
 	}
-	if ix.lits[l] != 0 {
-		return ix.lits[l] - 1, false
-	}
-	ix.lits[l] = ix.n + 1
-	ix.n++
-	return ix.n - 1, true
+	return 0, 0, tagNull
 }
 
-func (ix *index) internStr(s string) (int32, bool) {
-	t := &ix.strs
-	h := ix.h.str(s)
-	mask := uint64(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		sl := &t.slots[i]
-		if sl.id == 0 {
-			if (t.used+1)*maxLoadDen > len(t.slots)*maxLoadNum {
-				t.resize(2 * len(t.slots))
-				return ix.internStr(s)
+// keys holds the keys and hashes of one batch of scalars, computed before
+// any is probed for (see prepare).
+type keys struct {
+	a, b [batch]uint64
+	h    [batch]uint64
+	tag  [batch]uint32
+}
+
+// prepare computes the keys of ss into k and touches the slot each probe
+// sequence starts at. The loads are independent of each other, so the
+// processor overlaps their cache misses instead of waiting for one at a
+// time, and the probes that follow find their slots in the cache: past the
+// size of the processor's caches, this halves the time of a probe.
+func (ix *index) prepare(ss []canon.Scalar, k *keys) {
+	mask := uint64(len(ix.slots) - 1)
+	var touched uint32
+	for i := range ss {
+		a, b, tag := ix.key(&ss[i])
+		h := ix.h.hash(a, b, tag)
+		k.a[i], k.b[i], k.h[i], k.tag[i] = a, b, h, tag
+		touched += ix.slots[h&mask].tag
+	}
+	ix.touched = touched
+}
+
+// intern returns the slot of ss[i], whose key prepare put in k at i,
+// giving it the next id if it is new (isNew). The slot is valid until the
+// next call.
+func (ix *index) intern(ss []canon.Scalar, k *keys, i int) (sl *slot, isNew bool) {
+	a, b, tag := k.a[i], k.b[i], k.tag[i]
+	if tag == tagLong {
+		return ix.internLong(a, ss[i].Str(), true)
+	}
+	mask := uint64(len(ix.slots) - 1)
+	for j := k.h[i] & mask; ; j = (j + 1) & mask {
+		sl = &ix.slots[j]
+		if sl.a == a && sl.b == b && sl.tag == tag {
+			return sl, false
+		}
+		if sl.tag == 0 {
+			return ix.insert(sl, a, b, tag), true
+		}
+	}
+}
+
+// lookup returns the slot of s, or nil when s was never interned.
+func (ix *index) lookup(s *canon.Scalar) *slot {
+	a, b, tag := ix.key(s)
+	if tag == tagLong {
+		sl, _ := ix.internLong(a, s.Str(), false)
+		return sl
+	}
+	mask := uint64(len(ix.slots) - 1)
+	for i := ix.h.hash(a, b, tag) & mask; ; i = (i + 1) & mask {
+		sl := &ix.slots[i]
+		if sl.a == a && sl.b == b && sl.tag == tag {
+			return sl
+		}
+		if sl.tag == 0 {
+			return nil
+		}
+	}
+}
+
+// internLong is intern (insert true) or lookup (insert false) for a
+// string longer than 16 bytes, of hash h.
+func (ix *index) internLong(h uint64, s string, insert bool) (*slot, bool) {
+	mask := uint64(len(ix.slots) - 1)
+	for i := ix.h.hash(h, 0, tagLong) & mask; ; i = (i + 1) & mask {
+		sl := &ix.slots[i]
+		if sl.tag == tagLong && sl.a == h && ix.longs[sl.b] == s {
+			return sl, false
+		}
+		if sl.tag == 0 {
+			if !insert {
+				return nil, false
 			}
-			ix.n++
-			*sl = strSlot{hash: h, ord: int32(len(ix.keys)), id: ix.n}
-			ix.keys = append(ix.keys, s)
-			t.used++
-			return ix.n - 1, true
-		}
-		if sl.hash == h && ix.keys[sl.ord] == s {
-			return sl.id - 1, false
+			ix.longs = append(ix.longs, s)
+			return ix.insert(sl, h, uint64(len(ix.longs)-1), tagLong), true
 		}
 	}
 }
 
-// resize moves the keys into a table of n slots (a power of two that holds
-// them), if that is larger.
-func (t *numTable) resize(n int, h *hasher) {
-	if n <= len(t.slots) {
+// insert puts a key in the empty slot sl, or in a grown table when the
+// table would be too full, and gives it the next id.
+func (ix *index) insert(sl *slot, a, b uint64, tag uint32) *slot {
+	if (ix.used+1)*maxLoadDen > len(ix.slots)*maxLoadNum {
+		ix.resize(2 * len(ix.slots))
+		sl = ix.empty(a, b, tag)
+	}
+	*sl = slot{a: a, b: b, tag: tag, id: ix.n}
+	ix.n++
+	ix.used++
+	return sl
+}
+
+// empty returns the first empty slot of the key's probe sequence.
+func (ix *index) empty(a, b uint64, tag uint32) *slot {
+	if tag == tagLong {
+		b = 0 // a long string's ordinal is not hashed
+	}
+	mask := uint64(len(ix.slots) - 1)
+	i := ix.h.hash(a, b, tag) & mask
+	for ix.slots[i].tag != 0 {
+		i = (i + 1) & mask
+	}
+	return &ix.slots[i]
+}
+
+// resize moves the values, with their ids and counters, into a table of n
+// slots (a power of two that holds them), if that is larger. A pooled index
+// rebuilds in the capacity it already has, through its spare copy.
+func (ix *index) resize(n int) {
+	if n <= len(ix.slots) {
 		return
 	}
-	old := t.slots
-	t.slots = make([]numSlot, n)
-	mask := uint64(n - 1)
-	for _, sl := range old {
-		if sl.id == 0 {
-			continue
+	old := ix.slots
+	if cap(ix.slots) >= n {
+		old = append(ix.spare[:0], ix.slots...)
+		ix.spare = old
+		ix.slots = ix.slots[:n]
+		clear(ix.slots)
+	} else {
+		ix.slots = make([]slot, n)
+	}
+	for i := range old {
+		if sl := &old[i]; sl.tag != 0 {
+			*ix.empty(sl.a, sl.b, sl.tag) = *sl
 		}
-		i := h.num(sl.bits) & mask
-		for t.slots[i].id != 0 {
-			i = (i + 1) & mask
-		}
-		t.slots[i] = sl
 	}
 }
 
-func (t *strTable) resize(n int) {
-	if n <= len(t.slots) {
-		return
-	}
-	old := t.slots
-	t.slots = make([]strSlot, n)
-	mask := uint64(n - 1)
-	for _, sl := range old {
-		if sl.id == 0 {
-			continue
+// words returns the bytes of a string of at most 16 bytes as two
+// little-endian words, zero-padded.
+func words(s string) (a, b uint64) {
+	switch n := len(s); {
+	case n >= 8:
+		a = le64(s)
+		if n > 8 {
+			// The last eight bytes, shifted to drop those a already holds.
+			b = le64(s[n-8:]) >> (8 * (16 - n))
 		}
-		i := sl.hash & mask
-		for t.slots[i].id != 0 {
-			i = (i + 1) & mask
+	case n >= 4:
+		a = uint64(le32(s)) | uint64(le32(s[n-4:])>>(8*(8-n)))<<32
+	default:
+		for i := 0; i < n; i++ {
+			a |= uint64(s[i]) << (8 * i)
 		}
-		t.slots[i] = sl
 	}
+	return a, b
 }
 
 // A hasher hashes the keys of one check. Its keys are random and new for
 // every check, so which inputs collide cannot be known in advance, nor
 // learnt from one check and replayed on the next.
 //
-// A number's 64 bits go through two rounds of a folded 64×64→128-bit
+// A key's two words and tag go through two rounds of a folded 64×64→128-bit
 // multiply (the mixing step of wyhash, which the Go runtime's own fallback
-// hash uses), keyed at each round. A string of up to 16 bytes is read as
-// two (overlapping) words and mixed the same way with its length; a longer
-// one is hashed by hash/maphash under a seed made for the check.
+// hash uses), keyed at each round. A string longer than 16 bytes is first
+// hashed to one word by hash/maphash under a seed made for the check.
 type hasher struct {
 	k    [4]uint64
 	seed maphash.Seed
@@ -278,24 +352,8 @@ func mix(a, b uint64) uint64 {
 	return hi ^ lo
 }
 
-func (h *hasher) num(b uint64) uint64 {
-	return mix(mix(b^h.k[0], h.k[1])^h.k[2], h.k[3]|1)
-}
-
-func (h *hasher) str(s string) uint64 {
-	n := len(s)
-	var a, b uint64
-	switch {
-	case n > 16:
-		return maphash.String(h.seed, s)
-	case n >= 8:
-		a, b = le64(s), le64(s[n-8:])
-	case n >= 4:
-		a, b = uint64(le32(s)), uint64(le32(s[n-4:]))
-	case n > 0:
-		a = uint64(s[0])<<16 | uint64(s[n>>1])<<8 | uint64(s[n-1])
-	}
-	return mix(mix(a^h.k[0], b^h.k[1])^h.k[2]^uint64(n), h.k[3]|1)
+func (h *hasher) hash(a, b uint64, tag uint32) uint64 {
+	return mix(mix(a^h.k[0], b^h.k[1])^h.k[2]^uint64(tag), h.k[3]|1)
 }
 
 func le64(s string) uint64 {

@@ -41,7 +41,8 @@ func checkAgainstModel(t *testing.T, first int, xs []canon.Scalar) {
 		if i == sample && len(xs) > 2*sample {
 			ix.reserve(len(xs), math.MaxInt32)
 		}
-		id, isNew := ix.intern(s)
+		sl, isNew := internOne(ix, s)
+		id := sl.id
 		want, seen := model[s]
 		if !seen {
 			want = int32(len(model))
@@ -51,19 +52,27 @@ func checkAgainstModel(t *testing.T, first int, xs []canon.Scalar) {
 			t.Fatalf("element %d (%v): intern = %d, %v; want %d, %v", i, s, id, isNew, want, !seen)
 		}
 	}
-	if int(ix.n) != len(model) || ix.nums.used+len(ix.keys) != len(model)-countLits(ix) {
-		t.Fatalf("index holds %d ids (%d numbers, %d strings), model %d", ix.n, ix.nums.used, len(ix.keys), len(model))
+	if int(ix.n) != len(model) || ix.used != len(model) {
+		t.Fatalf("index holds %d ids in %d slots, model %d", ix.n, ix.used, len(model))
+	}
+	for s, want := range model {
+		if sl := ix.lookup(&s); sl == nil || sl.id != want {
+			t.Fatalf("lookup(%v) = %v, want id %d", s, sl, want)
+		}
+	}
+	for _, s := range []canon.Scalar{str(t, "never interned"), str(t, strings.Repeat("never interned", 3)), num(t, -12345.678)} {
+		if _, seen := model[s]; !seen && ix.lookup(&s) != nil {
+			t.Fatalf("lookup(%v) found a value never interned", s)
+		}
 	}
 }
 
-func countLits(ix *index) int {
-	n := 0
-	for _, l := range ix.lits {
-		if l != 0 {
-			n++
-		}
-	}
-	return n
+// internOne interns s alone, as a batch of one.
+func internOne(ix *index, s canon.Scalar) (*slot, bool) {
+	var kb keys
+	ss := []canon.Scalar{s}
+	ix.prepare(ss, &kb)
+	return ix.intern(ss, &kb, 0)
 }
 
 func TestIndexMatchesModel(t *testing.T) {
@@ -168,9 +177,9 @@ func TestIndexProperty(t *testing.T) {
 	})
 }
 
-// maxProbe returns the longest run of occupied slots in each table: the
-// most probes any lookup can take.
-func maxProbe(ix *index) (nums, strs int) {
+// maxProbe returns the longest run of occupied slots: the most probes any
+// lookup can take.
+func maxProbe(ix *index) int {
 	run := func(n int, used func(int) bool) int {
 		longest, cur := 0, 0
 		for i := 0; i < 2*n; i++ { // twice round: a run may wrap
@@ -183,8 +192,7 @@ func maxProbe(ix *index) (nums, strs int) {
 		}
 		return longest
 	}
-	return run(len(ix.nums.slots), func(i int) bool { return ix.nums.slots[i].id != 0 }),
-		run(len(ix.strs.slots), func(i int) bool { return ix.strs.slots[i].id != 0 })
+	return run(len(ix.slots), func(i int) bool { return ix.slots[i].tag != 0 })
 }
 
 // TestIndexSpreadsStructuredKeys: keys with the regularities of real and
@@ -215,12 +223,12 @@ func TestIndexSpreadsStructuredKeys(t *testing.T) {
 		}
 		ix := newIndex(0)
 		for i := range 20000 {
-			ix.intern(f.xs(i))
+			internOne(ix, f.xs(i))
 		}
 		// At a load of at most 3/4, a random hash makes runs of a few dozen
 		// at most among 2^15 slots; 200 leaves room for chance.
-		if n, s := maxProbe(ix); n > 200 || s > 200 {
-			t.Errorf("%s: longest probe runs %d (numbers), %d (strings)", f.reason, n, s)
+		if n := maxProbe(ix); n > 200 {
+			t.Errorf("%s: longest probe run %d", f.reason, n)
 		}
 	}
 }
@@ -231,8 +239,8 @@ func TestHasherKeysDiffer(t *testing.T) {
 	if a.k == b.k {
 		t.Fatalf("two hashers share their keys %x", a.k)
 	}
-	if a.num(1) == b.num(1) && a.str("x") == b.str("x") {
-		t.Fatal("two hashers hash 1 and \"x\" alike")
+	if a.hash(1, 0, tagNum) == b.hash(1, 0, tagNum) && a.hash(0, 0, tagNull) == b.hash(0, 0, tagNull) {
+		t.Fatal("two hashers hash 1 and null alike")
 	}
 }
 
@@ -256,12 +264,18 @@ func BenchmarkIntern(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				ix := newIndex(len(xs))
-				for i, s := range xs {
+				var kb keys
+				for i := 0; i < len(xs); i += batch {
+					chunk := xs[i:min(i+batch, len(xs))]
 					if i == sample && len(xs) > 2*sample {
 						ix.reserve(len(xs), 1<<20)
 					}
-					ix.intern(s)
+					ix.prepare(chunk, &kb)
+					for k := range chunk {
+						ix.intern(chunk, &kb, k)
+					}
 				}
+				ix.release()
 			}
 		})
 	}

@@ -186,3 +186,37 @@ func Valid(s string) bool {
 	n, f := Parse(s)
 	return f == OK && n.Len == len(s)
 }
+
+// exactPow10 holds the powers of ten that are doubles exactly.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// Float returns the double nearest n when one floating-point operation
+// computes it exactly (Clinger's fast path), as it does for the literals
+// most documents hold, short integers and short decimals: the significant
+// digits make an integer m of at most 2^53, the decimal exponent e has
+// |e| <= 22, so m and 10^|e| are both doubles, and the hardware's m × 10^e
+// or m / 10^-e is correctly rounded, ties to even. For any other literal ok
+// is false and the caller converts the text itself. A literal without a
+// significant digit is 0 whatever its exponent; the result may be -0.
+func (n *Number) Float() (f float64, ok bool) {
+	m, e := n.Mant, n.Exp
+	switch {
+	case n.Digits == 0:
+		return 0, true
+	case n.Digits > 19 || m > 1<<53: // m may have wrapped, or is not a double
+		return 0, false
+	case e == 0:
+		f = float64(m)
+	case e > 0 && e <= 22:
+		f = float64(m) * exactPow10[e]
+	case e < 0 && e >= -22:
+		f = float64(m) / exactPow10[-e]
+	default:
+		return 0, false
+	}
+	if n.Neg {
+		f = -f
+	}
+	return f, true
+}

@@ -14,6 +14,9 @@ func (d *Doc) Name(n *Node) string {
 
 // Str returns the decoded value of a String element.
 func (e *Elem) Str() string {
+	if e.Flags&Escaped == 0 {
+		return e.Raw[1 : len(e.Raw)-1]
+	}
 	return decodeString(e.Raw[1:len(e.Raw)-1], e.Flags)
 }
 

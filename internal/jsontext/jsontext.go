@@ -58,6 +58,14 @@ const (
 	NonASCII
 )
 
+// Number flags.
+const (
+	// HasNum: the element's Num is the double nearest the literal (the
+	// reader computed it while finding the literal's end; see jsonnum's
+	// Number.Float). Without it the literal is to be converted from Raw.
+	HasNum = 1 << iota
+)
+
 // Node is one recorded value. Spans are byte offsets into the document;
 // a string's span includes its quotes.
 type Node struct {
@@ -83,8 +91,9 @@ type Elem struct {
 	// Raw is the element's source text: a scalar's whole literal (a
 	// string's with its quotes), a container's opening bracket only.
 	Raw   string
+	Num   float64 // of a Number with HasNum
 	Kind  Kind
-	Flags uint8 // of a String value
+	Flags uint8 // of a String or a Number value
 }
 
 // Doc is a parsed document: its text and the tape. Nodes[0] is the root.
@@ -152,19 +161,43 @@ type parser struct {
 // Parse checks src against the JSON grammar and records its shallow values.
 // The error is a *SyntaxError.
 func Parse(src string, opt Options) (*Doc, error) {
-	p := parser{src: src, opt: opt}
-	p.nodes = make([]Node, 0, 16)
+	d := new(Doc)
+	if err := d.Parse(src, opt); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Parse is the package's Parse into d, reusing the memory of d's tape: a
+// caller that parses many documents keeps its Docs (see Reset) rather than
+// allocate a tape, mostly array elements, for each. On error d is empty.
+func (d *Doc) Parse(src string, opt Options) error {
+	p := parser{src: src, opt: opt, nodes: d.Nodes[:0], elems: d.Elems[:0]}
+	if cap(p.nodes) == 0 {
+		p.nodes = make([]Node, 0, 16)
+	}
 	if opt.ArrayElems {
 		// Most of a tool's document is array elements, and there are at most
 		// as many as commas and '[' (counted at memory speed), so reserve
 		// that, within reason, rather than grow from nothing.
-		n := strings.Count(src, ",") + strings.Count(src, "[") + 1
-		p.elems = make([]Elem, 0, min(n, len(src)/2+1, 1<<17))
+		n := min(strings.Count(src, ",")+strings.Count(src, "[")+1, len(src)/2+1, 1<<17)
+		if cap(p.elems) < n {
+			p.elems = make([]Elem, 0, n)
+		}
 	}
-	if err := p.run(); err != nil {
-		return nil, err
+	err := p.run()
+	d.Src, d.Nodes, d.Elems = src, p.nodes, p.elems
+	if err != nil {
+		d.Reset()
 	}
-	return &Doc{Src: src, Nodes: p.nodes, Elems: p.elems}, nil
+	return err
+}
+
+// Reset empties d, keeping the memory of its tape, and drops its references
+// to the document's text, so that a kept Doc holds no document alive.
+func (d *Doc) Reset() {
+	clear(d.Elems)
+	d.Src, d.Nodes, d.Elems = "", d.Nodes[:0], d.Elems[:0]
 }
 
 func (p *parser) fail(msg string) error {
@@ -237,6 +270,8 @@ func (p *parser) run() error {
 		c := p.src[p.pos]
 		var kind Kind
 		var flags uint8
+		var num float64 // of a Number with HasNum
+		var ok bool
 		switch {
 		case c == '{' || c == '[':
 			p.pos++
@@ -275,10 +310,14 @@ func (p *parser) run() error {
 			}
 			kind = String
 		case c == '-' || c >= '0' && c <= '9':
-			if err := p.number(); err != nil {
+			n, err := p.number()
+			if err != nil {
 				return err
 			}
 			kind = Number
+			if num, ok = n.Float(); ok && mode == recElem { // a Node has no Num
+				flags = HasNum
+			}
 		case c == 't':
 			if err := p.literal("true"); err != nil {
 				return err
@@ -306,7 +345,7 @@ func (p *parser) run() error {
 			n.Skip = idx + 1
 		case recElem:
 			e := &p.elems[idx]
-			e.Kind, e.Flags, e.Raw = kind, flags, p.src[start:p.pos]
+			e.Kind, e.Flags, e.Raw, e.Num = kind, flags, p.src[start:p.pos], num
 		}
 	after:
 		// A value has ended at p.pos: close containers or move to the next value.
@@ -387,6 +426,8 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 		start := i
 		var kind Kind
 		var flags uint8
+		var num float64
+		var ok bool
 		switch c := src[i]; {
 		case c == '"':
 			j := special(src, i+1)
@@ -402,12 +443,19 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 			}
 			kind = String
 		case c == '-' || c-'0' < 10:
+			kind, flags = Number, HasNum
+			if j, f := shortNumber(src, i); j > i {
+				i, num = j, f
+				break
+			}
 			n, fault := jsonnum.Parse(src[i:])
 			if fault != jsonnum.OK {
 				return start, count, elems, false
 			}
 			i += n.Len
-			kind = Number
+			if num, ok = n.Float(); !ok {
+				flags = 0
+			}
 		case c == 't' && len(src)-i >= 4 && src[i:i+4] == "true":
 			i += 4
 			kind = True
@@ -422,7 +470,7 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 		}
 		count++
 		if rec && count <= limit {
-			elems = append(elems, Elem{Raw: src[start:i], Kind: kind, Flags: flags})
+			elems = append(elems, Elem{Raw: src[start:i], Num: num, Kind: kind, Flags: flags})
 		}
 		// After a value: a comma and the next element, or anything else for
 		// the general loop.
@@ -439,6 +487,58 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 	}
 	return i, count, elems, false
 }
+
+// shortNumber reads the commonest number literals, -?(0|[1-9][0-9]*)
+// (\.[0-9]+)? with at most 15 digits in all, in one loop: it returns the
+// index after the literal and its value, or i when the literal at i is not
+// of that shape (more digits, an exponent, anything else), for
+// jsonnum.Parse. The byte after an accepted literal is none of [0-9.eE],
+// so jsonnum.Parse would end the literal at the same place; and fifteen
+// digits make an integer below 2^53, so the value is jsonnum's Float.
+func shortNumber(src string, i int) (int, float64) {
+	j := i
+	neg := src[j] == '-'
+	if neg {
+		j++
+	}
+	var m uint64
+	d := 0 // digits read
+	switch {
+	case j < len(src) && src[j] == '0':
+		j++
+		d++
+	case j < len(src) && src[j]-'1' < 9:
+		for ; j < len(src) && src[j]-'0' < 10 && d < 16; j++ {
+			m = m*10 + uint64(src[j]-'0')
+			d++
+		}
+	default:
+		return i, 0
+	}
+	frac := 0
+	if j < len(src) && src[j] == '.' {
+		j++
+		k := j
+		for ; j < len(src) && src[j]-'0' < 10 && d < 16; j++ {
+			m = m*10 + uint64(src[j]-'0')
+			d++
+		}
+		if frac = j - k; frac == 0 {
+			return i, 0
+		}
+	}
+	if d > 15 || j < len(src) && (src[j]-'0' < 10 || src[j] == '.' || src[j]|0x20 == 'e') {
+		return i, 0
+	}
+	f := float64(m) / exactPow10[frac]
+	if neg && m != 0 {
+		f = -f
+	}
+	return j, f
+}
+
+// exactPow10 holds the powers of ten up to 10^15, all doubles exactly.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // skipWS returns the index of the first byte at or after i that is not JSON
 // whitespace, or len(src).
@@ -596,18 +696,18 @@ func isHex(c byte) bool {
 
 // number reads a number literal (the grammar is package jsonnum's); what
 // follows it is checked by the caller.
-func (p *parser) number() error {
+func (p *parser) number() (*jsonnum.Number, error) {
 	n, f := jsonnum.Parse(p.src[p.pos:])
 	p.pos += n.Len
 	switch f {
 	case jsonnum.NoInt:
-		return p.fail("bad number")
+		return nil, p.fail("bad number")
 	case jsonnum.NoFracDigit:
-		return p.fail("bad number: a digit must follow '.'")
+		return nil, p.fail("bad number: a digit must follow '.'")
 	case jsonnum.NoExpDigit:
-		return p.fail("bad number: a digit must follow the exponent")
+		return nil, p.fail("bad number: a digit must follow the exponent")
 	}
-	return nil
+	return &n, nil
 }
 
 func (p *parser) literal(lit string) error {
