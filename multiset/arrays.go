@@ -100,9 +100,9 @@ func fill[E any](path string, xs []E, conv func(E) (canon.Scalar, error)) func(i
 }
 
 // residual returns the engine's view of a claimed residual of base (left
-// or right): array, with a Same that compares two elements as Go values,
-// where that is cheap and exact. Two equal Go values of these types are the
-// same JSON scalar: == on interfaces compares dynamic types first, and an
+// or right): array, with a Same that compares elements as Go values, where
+// that is cheap and exact. Two equal Go values of these types are the same
+// JSON scalar: == on interfaces compares dynamic types first, and an
 // element of base that converted is of a comparable type, so == cannot
 // panic; NaN, the one value not == to itself, never converts.
 func residual[T any](path string, xs, base []T) bag.Array {
@@ -110,29 +110,61 @@ func residual[T any](path string, xs, base []T) bag.Array {
 	switch xs := any(xs).(type) {
 	case []any:
 		base := any(base).([]any)
-		a.Same = func(i, j int) bool { return xs[i] == base[j] }
+		a.Same = func(i int, js []int32) int {
+			for k, j := range js {
+				// The commonest types compared inline, the rest by ==.
+				switch x := xs[i+k].(type) {
+				case float64:
+					if y, ok := base[j].(float64); !ok || x != y {
+						return k
+					}
+				case string:
+					if y, ok := base[j].(string); !ok || x != y {
+						return k
+					}
+				default:
+					if x != base[j] {
+						return k
+					}
+				}
+			}
+			return len(js)
+		}
 	case []jsontext.Elem:
-		// The same text is the same value.
 		base := any(base).([]jsontext.Elem)
-		a.Same = func(i, j int) bool { return xs[i].Raw == base[j].Raw }
+		a.Same = func(i int, js []int32) int {
+			for k, j := range js {
+				if xs[i+k].Raw != base[j].Raw { // the same text is the same value
+					return k
+				}
+			}
+			return len(js)
+		}
 	case []canon.Scalar:
-		a.Same = same(xs, any(base).([]canon.Scalar))
+		a.Same = sameComparable(xs, any(base).([]canon.Scalar))
 	case []string:
-		a.Same = same(xs, any(base).([]string))
+		a.Same = sameComparable(xs, any(base).([]string))
 	case []int:
-		a.Same = same(xs, any(base).([]int))
+		a.Same = sameComparable(xs, any(base).([]int))
 	case []int64:
-		a.Same = same(xs, any(base).([]int64))
+		a.Same = sameComparable(xs, any(base).([]int64))
 	case []float64:
-		a.Same = same(xs, any(base).([]float64))
+		a.Same = sameComparable(xs, any(base).([]float64))
 	case []json.Number:
-		a.Same = same(xs, any(base).([]json.Number))
+		a.Same = sameComparable(xs, any(base).([]json.Number))
 	}
 	return a
 }
 
-func same[E comparable](xs, base []E) func(i, j int) bool {
-	return func(i, j int) bool { return xs[i] == base[j] }
+func sameComparable[E comparable](xs, base []E) func(int, []int32) int {
+	return func(i int, js []int32) int {
+		for k, j := range js {
+			if xs[i+k] != base[j] {
+				return k
+			}
+		}
+		return len(js)
+	}
 }
 
 // at places canon's error (which has no path) at element i of path; nil

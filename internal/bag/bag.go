@@ -31,12 +31,13 @@ type Array struct {
 	// element's path), if any. The engine converts in batches, so the
 	// caller's loop over its own slice type runs without a call per element.
 	Fill func(i int, dst []canon.Scalar) error
-	// Same, when not nil, reports whether element i of this array is the
-	// same Go value as element j of the array it is a claimed residual of
-	// (left for left_only, right for right_only), which has converted
-	// without error; true means the two are the same canonical scalar, and
-	// so element i converts without error too. False says nothing.
-	Same func(i, j int) bool
+	// Same, when not nil, compares the elements i, i+1, ... of this array
+	// with the elements js[0], js[1], ... of the array it is a claimed
+	// residual of (left for left_only, right for right_only), which have
+	// converted without error, and returns how many of them, from the
+	// first, are the same Go values: the same canonical scalar each, so
+	// they convert without error too. Where it stops says nothing.
+	Same func(i int, js []int32) int
 }
 
 // at converts element i alone.
@@ -144,7 +145,7 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	// not double its way up from nothing.
 	first := make([]int32, 0, min(src.N, sample))
 	var buf [batch]canon.Scalar
-	var kb keys
+	var slots [batch]*slot
 	for i := 0; i < src.N; i += batch {
 		chunk := buf[:min(batch, src.N-i)]
 		if err := src.Fill(i, chunk); err != nil {
@@ -155,10 +156,9 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 				first = append(make([]int32, 0, want), first...)
 			}
 		}
-		ix.prepare(chunk, &kb)
-		for k := range chunk {
-			sl, isNew := ix.intern(chunk, &kb, k)
-			if isNew {
+		fresh := ix.internAll(chunk, &slots)
+		for k, sl := range slots[:len(chunk)] {
+			if fresh&(1<<k) != 0 {
 				if len(first) == lim.MaxDistinct {
 					if err := rest(src, i+k+1); err != nil {
 						return nil, err
@@ -181,10 +181,9 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 		if err := claim.Fill(j, chunk); err != nil {
 			return nil, err
 		}
-		ix.prepare(chunk, &kb)
-		for k := range chunk {
-			sl, isNew := ix.intern(chunk, &kb, k)
-			if isNew {
+		fresh := ix.internAll(chunk, &slots)
+		for k, sl := range slots[:len(chunk)] {
+			if fresh&(1<<k) != 0 {
 				first = append(first, int32(j+k))
 			}
 			if sl.n[1] == 0 {
@@ -297,7 +296,7 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 	origin := make([]int64, 0, min(arrays[0].N, sample)) // per id: array<<40 | index of its first occurrence
 	var claimed [2][]int32                               // the ids of a claimed residual that differs
 	var buf [batch]canon.Scalar
-	var kb keys
+	var slots [batch]*slot
 	var rem []int32
 	for k := range arrays {
 		a := &arrays[k]
@@ -325,10 +324,9 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 					origin = append(make([]int64, 0, want), origin...)
 				}
 			}
-			ix.prepare(chunk, &kb)
-			for c := range chunk {
-				sl, isNew := ix.intern(chunk, &kb, c)
-				if isNew {
+			fresh := ix.internAll(chunk, &slots)
+			for c, sl := range slots[:len(chunk)] {
+				if fresh&(1<<c) != 0 {
 					origin = append(origin, int64(k)<<40|int64(i+c))
 				}
 				if sl.n[0] != int32(k+1) {
@@ -360,32 +358,51 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 }
 
 // match reports whether the claimed residual of side (arrays[2+side])
-// equals the expected one, walking both at once without building either. A
-// claimed element is compared with the expected one by Same first (no
-// conversion), else converted and looked up: an element that does not
-// convert, or is no value of the index, differs.
+// equals the expected one, walking both at once without building either.
+// The expected residual's next elements are gathered a batch at a time,
+// without a branch on each, and compared with the claimed ones by Same
+// (no conversion); an element Same does not vouch for is converted and
+// looked up instead: one that does not convert, or is no value of the
+// index, differs.
 func (t *DifferenceTally) match(ix *index, rem []int32, side int) bool {
 	c := &t.arrays[2+side]
+	self := t.ids[side]
 	t.fill(rem, side)
-	i := 0 // index into both residuals
-	for j, id := range t.ids[side] {
-		if rem[id] > 0 {
-			rem[id]--
-			continue
+	var js [batch]int32 // indexes into self of the expected residual's next elements
+	i := 0              // index into both residuals
+	for j := 0; j < len(self); {
+		n := 0
+		for ; j < len(self) && n < batch; j++ {
+			id := self[j]
+			r := rem[id]
+			var drop int32
+			if r > 0 {
+				drop = 1
+			}
+			rem[id] = r - drop
+			js[n] = int32(j)
+			n += int(1 - drop)
 		}
-		if i == c.N {
+		if i+n > c.N {
 			return false
 		}
-		if c.Same == nil || !c.Same(i, j) {
-			s, err := c.at(i)
+		for k := 0; k < n; {
+			if c.Same != nil {
+				k += c.Same(i+k, js[k:n])
+				if k == n {
+					break
+				}
+			}
+			s, err := c.at(i + k)
 			if err != nil {
 				return false
 			}
-			if sl := ix.lookup(&s); sl == nil || sl.id != id {
+			if sl := ix.lookup(&s); sl == nil || sl.id != self[js[k]] {
 				return false
 			}
+			k++
 		}
-		i++
+		i += n
 	}
 	return i == c.N
 }

@@ -35,7 +35,7 @@ type index struct {
 	n     int32    // ids given
 	h     hasher
 
-	touched uint32 // what prepare read, kept so that its loads stay
+	touched uint32 // what internAll read, kept so that its loads stay
 }
 
 // A slot holds one value: its key (a, b, tag; tag 0: the slot is empty),
@@ -172,49 +172,60 @@ func (ix *index) key(s *canon.Scalar) (a, b uint64, tag uint32) {
 	return 0, 0, tagNull
 }
 
-// keys holds the keys and hashes of one batch of scalars, computed before
-// any is probed for (see prepare).
-type keys struct {
-	a, b [batch]uint64
-	h    [batch]uint64
-	tag  [batch]uint32
-}
-
-// prepare computes the keys of ss into k and touches the slot each probe
-// sequence starts at. The loads are independent of each other, so the
-// processor overlaps their cache misses instead of waiting for one at a
-// time, and the probes that follow find their slots in the cache: past the
-// size of the processor's caches, this halves the time of a probe.
-func (ix *index) prepare(ss []canon.Scalar, k *keys) {
+// internAll interns the scalars of ss (at most batch of them) in order,
+// giving each new value the next id: out[i] is the slot of ss[i], and bit i
+// of fresh is set when ss[i] was new. The slots stay valid until the next
+// call: the table is grown first if the batch could fill it past its load,
+// so no insertion inside the batch moves them.
+//
+// It works in two passes. The first computes every key and hash and
+// touches the slot each probe sequence starts at; those loads are
+// independent of each other, so the processor overlaps their cache misses
+// instead of waiting for one at a time. The second probes, finding the
+// slots in the cache: past the size of the processor's caches, this halves
+// the time of a probe.
+func (ix *index) internAll(ss []canon.Scalar, out *[batch]*slot) (fresh uint64) {
+	for (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
+		ix.resize(2 * len(ix.slots))
+	}
+	var ka, kb, kh [batch]uint64
+	var kt [batch]uint32
 	mask := uint64(len(ix.slots) - 1)
 	var touched uint32
 	for i := range ss {
 		a, b, tag := ix.key(&ss[i])
 		h := ix.h.hash(a, b, tag)
-		k.a[i], k.b[i], k.h[i], k.tag[i] = a, b, h, tag
+		ka[i], kb[i], kh[i], kt[i] = a, b, h, tag
 		touched += ix.slots[h&mask].tag
 	}
 	ix.touched = touched
-}
-
-// intern returns the slot of ss[i], whose key prepare put in k at i,
-// giving it the next id if it is new (isNew). The slot is valid until the
-// next call.
-func (ix *index) intern(ss []canon.Scalar, k *keys, i int) (sl *slot, isNew bool) {
-	a, b, tag := k.a[i], k.b[i], k.tag[i]
-	if tag == tagLong {
-		return ix.internLong(a, ss[i].Str(), true)
-	}
-	mask := uint64(len(ix.slots) - 1)
-	for j := k.h[i] & mask; ; j = (j + 1) & mask {
-		sl = &ix.slots[j]
-		if sl.a == a && sl.b == b && sl.tag == tag {
-			return sl, false
+	for i := range ss {
+		a, b, tag := ka[i], kb[i], kt[i]
+		if tag == tagLong {
+			sl, isNew := ix.internLong(a, ss[i].Str(), true)
+			out[i] = sl
+			if isNew {
+				fresh |= 1 << i
+			}
+			continue
 		}
-		if sl.tag == 0 {
-			return ix.insert(sl, a, b, tag), true
+		for j := kh[i] & mask; ; j = (j + 1) & mask {
+			sl := &ix.slots[j]
+			if sl.a == a && sl.b == b && sl.tag == tag {
+				out[i] = sl
+				break
+			}
+			if sl.tag == 0 {
+				*sl = slot{a: a, b: b, tag: tag, id: ix.n}
+				ix.n++
+				ix.used++
+				out[i] = sl
+				fresh |= 1 << i
+				break
+			}
 		}
 	}
+	return fresh
 }
 
 // lookup returns the slot of s, or nil when s was never interned.

@@ -69,10 +69,9 @@ func checkAgainstModel(t *testing.T, first int, xs []canon.Scalar) {
 
 // internOne interns s alone, as a batch of one.
 func internOne(ix *index, s canon.Scalar) (*slot, bool) {
-	var kb keys
-	ss := []canon.Scalar{s}
-	ix.prepare(ss, &kb)
-	return ix.intern(ss, &kb, 0)
+	var out [batch]*slot
+	fresh := ix.internAll([]canon.Scalar{s}, &out)
+	return out[0], fresh != 0
 }
 
 func TestIndexMatchesModel(t *testing.T) {
@@ -264,16 +263,12 @@ func BenchmarkIntern(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				ix := newIndex(len(xs))
-				var kb keys
+				var out [batch]*slot
 				for i := 0; i < len(xs); i += batch {
-					chunk := xs[i:min(i+batch, len(xs))]
 					if i == sample && len(xs) > 2*sample {
 						ix.reserve(len(xs), 1<<20)
 					}
-					ix.prepare(chunk, &kb)
-					for k := range chunk {
-						ix.intern(chunk, &kb, k)
-					}
+					ix.internAll(xs[i:min(i+batch, len(xs))], &out)
 				}
 				ix.release()
 			}
