@@ -11,13 +11,15 @@ import (
 )
 
 // array returns the engine's view of one input array: its path, its length
-// and an accessor that converts element i when the engine visits it (once).
+// and a Fill that converts a run of elements when the engine visits them
+// (each once, and again only to write a discrepancy's value).
 // Every input form goes through here, so each element type has one reading:
 //
-//   - []any: canon.Of on each element;
+//   - []any: canon.Of on each element (float64 and string inline, with
+//     the same constructors canon.Of calls);
 //   - []canon.Scalar: as it is;
 //   - []jsontext.Elem, the elements package schema reads from a document:
-//     their JSON text;
+//     their JSON text, or the double the reader computed for a number;
 //   - slices of bool, string, integer, float and json.Number types, named or
 //     not: read through reflect without boxing each element;
 //   - anything else: every element is refused as not a scalar.

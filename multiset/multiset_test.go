@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -458,6 +459,39 @@ var differenceRows = []differenceRow{
 	{reason: "right_only's element, at the input document's path",
 		ro: []any{1, pair{}}, err: invalid("/claim/right_only/1", "multiset_test.pair")},
 	{reason: "json.Number out of range in right", right: []any{json.Number("-1e400")}, err: invalid("/right/0", "range")},
+
+	// A claimed residual is first compared with the expected one, and read
+	// in full only where they differ: none of that shows in the answers.
+	{reason: "a residual that matches the expected one for 100 elements, then has a bad element",
+		left: count(100), lo: append(count(100), map[string]any{}), err: invalid("/claim/left_only/100", "map")},
+	{reason: "a residual that differs at 70 (past a batch of 64) and has a bad element at 90",
+		left: count(100), lo: cat(count(70), []any{"x"}, count(100)[71:90], []any{[]any{}}), err: invalid("/claim/left_only/90", "[]interface")},
+	{reason: "a bad element in right_only after left_only differs: errors before any verdict",
+		left: []any{1}, lo: []any{2}, ro: []any{pair{}}, err: invalid("/claim/right_only/0", "multiset_test.pair")},
+	{reason: "the expected residual spelled otherwise, element by element, across batches",
+		left: count(200), right: count(100), lo: respell(count(200)[100:]), want: valid},
+	{reason: "a respelled residual that then differs, at 150",
+		left: count(200), right: count(100), lo: cat(respell(count(200)[100:150]), []any{-1}, count(200)[151:]),
+		want: `{"path":"/left_only/50","expected":150,"actual":-1}`,
+		msg:  "claim.left_only[50] is -1; expected 150 (at /left_only/50)"},
+	{reason: "a residual one element longer than the expected one, after 130 matching",
+		right: count(130), ro: append(count(130), 7),
+		want: `{"path":"/right_only/130","expected":null,"actual":7}`,
+		msg:  "claim.right_only[130] is 7 but the residual has no element there (at /right_only/130)"},
+	{reason: "a residual that differs has its max_distinct counted over all of it",
+		limits: &multiset.Limits{MaxDistinct: 100}, left: count(100), lo: cat(count(99), count(200)[100:102]), err: limited("/claim/left_only", "max_distinct")},
+	{reason: "a residual that matches cannot be over max_distinct: it has left's values",
+		limits: &multiset.Limits{MaxDistinct: 100}, left: count(100), right: count(50), lo: count(100)[50:], want: valid},
+}
+
+// respell returns the ints xs as json.Numbers with a fraction ("7.0"): the
+// same values, spelled otherwise than left spells them.
+func respell(xs []any) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = json.Number(strconv.Itoa(x.(int)) + ".0")
+	}
+	return out
 }
 
 func TestCheckDifferenceTable(t *testing.T) {

@@ -533,6 +533,57 @@ func TestDifferenceAgreesWithNaiveModel(t *testing.T) {
 	})
 }
 
+// TestDifferenceAgreesWithNaiveModelAcrossBatches: the same law on arrays
+// of hundreds of elements drawn from a few values, so that the engine's
+// batches (of 64) are crossed, claimed residuals are compared a batch at a
+// time, and a difference or another spelling of a value may fall anywhere.
+func TestDifferenceAgreesWithNaiveModelAcrossBatches(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pool := rapid.SliceOfN(rapid.IntRange(0, len(classes)-1), 1, 12).Draw(t, "pool")
+		gen := func(label string) []any {
+			n := rapid.IntRange(0, 300).Draw(t, label+" length")
+			xs := make([]any, n)
+			for i := range xs {
+				xs[i] = classes[pool[rapid.IntRange(0, len(pool)-1).Draw(t, label)]][0]
+			}
+			return xs
+		}
+		left, right := gen("left"), gen("right")
+		lo, ro := modelResiduals(left, right)
+		respellSome := func(xs []any) []any {
+			xs = slices.Clone(xs)
+			for range rapid.IntRange(0, 5).Draw(t, "respellings") {
+				if len(xs) > 0 {
+					i := rapid.IntRange(0, len(xs)-1).Draw(t, "at")
+					xs[i] = spell(t, classOf(xs[i]))
+				}
+			}
+			return xs
+		}
+		lo, ro = respellSome(lo), respellSome(ro)
+		switch rapid.IntRange(0, 2).Draw(t, "claim") {
+		case 0:
+			lo = mutate(t, lo)
+		case 1:
+			ro = mutate(t, ro)
+		}
+		got := doc(difference(t, left, right, lo, ro))
+		if want := modelDifference(left, right, lo, ro); got != want {
+			t.Fatalf("got  %s\nwant %s", got, want)
+		}
+	})
+}
+
+// classOf returns the index of the class whose first spelling is x.
+func classOf(x any) int {
+	for c, spellings := range classes {
+		if jcsKey(spellings[0]) == jcsKey(x) {
+			return c
+		}
+	}
+	panic(fmt.Sprintf("%v is no class's first spelling", x))
+}
+
 // TestScalarEqualityIsKeyEqualityIsJCSEquality backs the index: it compares
 // Scalars with == (bits of the double, bytes of the string) and never
 // formats them, which is right only if == is exactly canon.Key equality and

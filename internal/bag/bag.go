@@ -1,11 +1,15 @@
 // Package bag is the engine of the multiset tools: it reads each input array
 // once, converting and hashing every element exactly once, and computes the
 // first discrepancy of an equality or difference claim. Package multiset
-// wraps it for Go values, package schema for JSON documents.
+// wraps it for Go values and for the elements package schema reads from a
+// JSON document.
 //
-// Arrays are given as accessors, so neither caller builds an intermediate
-// slice of canonical values: a typed caller converts a Go value with canon.Of
-// when it is visited, the JSON reader converts an element's bytes.
+// Arrays are given as converters (Array.Fill) that the engine calls a batch
+// of elements at a time, into a buffer it reuses, so no caller builds a
+// slice of canonical values, and the conversion loop runs over the caller's
+// own slice type without a call per element. A claimed residual of a
+// difference is first compared with the expected one (Array.Same, then the
+// index), and interned only where it differs.
 package bag
 
 import (

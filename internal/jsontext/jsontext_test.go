@@ -3,6 +3,9 @@ package jsontext
 import (
 	"encoding/json"
 	"errors"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -523,5 +526,103 @@ func TestSyntaxErrorIsTyped(t *testing.T) {
 	var se *SyntaxError
 	if !errors.As(err, &se) || se.Offset != 3 || !strings.Contains(err.Error(), "offset 3") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestNumberValues: the reader gives an element's value (HasNum) for every
+// literal whose nearest double one operation computes, on both of its paths
+// (the run of scalars after a comma, and the general loop), and the value
+// is strconv's; other literals are left to the caller.
+func TestNumberValues(t *testing.T) {
+	type row struct {
+		lit    string
+		hasNum bool
+		reason string
+	}
+	rows := []row{
+		{"0", true, "zero"},
+		{"-0", true, "negative zero"},
+		{"7", true, "one digit"},
+		{"-12", true, "negative"},
+		{"123456789012345", true, "fifteen digits: the short loop's most"},
+		{"1234567890123456", true, "sixteen digits: past the short loop, still below 2^53"},
+		{"9007199254740993", false, "above 2^53: not one operation"},
+		{"12345678901234567890", false, "twenty digits"},
+		{"0.5", true, "a short decimal"},
+		{"-0.125", true, "a negative decimal"},
+		{"0.1", true, "a decimal no double holds: one correctly rounded division"},
+		{"0.000000000000001", true, "fifteen fraction digits"},
+		{"3.14159", true, "digits on both sides"},
+		{"1e3", true, "an exponent: the general reading"},
+		{"2.5E-3", true, "an upper-case exponent with a sign"},
+		{"1e22", true, "the largest exact power of ten"},
+		{"1e23", false, "past the exact powers of ten"},
+		{"1e400", false, "out of range"},
+		{"1.0000000000000002", false, "seventeen digits"},
+	}
+	testutil.Run(t, rows, func(t *testing.T, r row) {
+		for _, src := range []string{"[" + r.lit + "]", "[0, " + r.lit + " ,1]", `{"a":[true,` + r.lit + "]}"} {
+			doc, err := Parse(src, Options{MaxDepth: 3, MaxChildren: 10, ArrayElems: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var e *Elem
+			for i := range doc.Elems {
+				if doc.Elems[i].Raw == r.lit {
+					e = &doc.Elems[i]
+				}
+			}
+			if e == nil {
+				t.Fatalf("%s: no element %s in %+v", src, r.lit, doc.Elems)
+			}
+			if got := e.Flags&HasNum != 0; got != r.hasNum {
+				t.Errorf("%s: HasNum %v, want %v", src, got, r.hasNum)
+			}
+			if f, _ := strconv.ParseFloat(r.lit, 64); r.hasNum && (e.Num != f || math.Signbit(e.Num) != math.Signbit(f) && f != 0) {
+				t.Errorf("%s: Num %v, strconv %v", src, e.Num, f)
+			}
+		}
+	})
+}
+
+// TestDocReuse: a Doc parsed again reads a document exactly as a new one
+// does, whatever it held before; Reset and a failed Parse leave it empty,
+// with no reference to the text it held.
+func TestDocReuse(t *testing.T) {
+	opt := Options{MaxDepth: 3, MaxChildren: 100, ArrayElems: true}
+	docs := []string{
+		`{"source":[1,"a",null,2.5,[3],{"x":1}],"claim":["b",true]}`,
+		`[1]`,
+		`{"a":[` + strings.Repeat(`"s",7,`, 40) + `0]}`,
+		`{"b":[]}`,
+	}
+	var d Doc
+	for _, src := range docs {
+		want, err := Parse(src, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Parse(src, opt); err != nil {
+			t.Fatal(err)
+		}
+		if d.Src != want.Src || !slices.Equal(d.Nodes, want.Nodes) || !slices.Equal(d.Elems, want.Elems) {
+			t.Fatalf("reused Doc read %s as %+v %+v, a new one as %+v %+v", src, d.Nodes, d.Elems, want.Nodes, want.Elems)
+		}
+		n := len(d.Elems)
+		d.Reset()
+		if d.Src != "" || len(d.Nodes) != 0 || len(d.Elems) != 0 {
+			t.Fatalf("after Reset: %+v", d)
+		}
+		for i, e := range d.Elems[:n] {
+			if e != (Elem{}) {
+				t.Fatalf("after Reset, element %d still holds %+v", i, e)
+			}
+		}
+	}
+	if err := d.Parse(`[1, 2, oops]`, opt); err == nil {
+		t.Fatal("a bad document parsed")
+	}
+	if d.Src != "" || len(d.Nodes) != 0 || len(d.Elems) != 0 {
+		t.Fatalf("after a failed Parse: %+v", d)
 	}
 }
