@@ -13,6 +13,7 @@
 package bag
 
 import (
+	"math/bits"
 	"strconv"
 
 	"github.com/claimcheck/claimcheck/canon"
@@ -65,6 +66,19 @@ func itemsError(a *Array, lim Limits) error {
 
 func distinctError(a *Array, lim Limits) error {
 	return errs.Limit(a.Path, "max_distinct", a.Path[1:]+" has more than max_distinct "+strconv.Itoa(lim.MaxDistinct)+" distinct values")
+}
+
+// past returns the index in its batch of the element that takes an array
+// past max distinct values, given the batch's first occurrences (a mask,
+// see internAll) and the distinct values before it, or -1 if none does.
+func past(firsts uint64, distinct, max int) int {
+	if distinct+bits.OnesCount64(firsts) <= max {
+		return -1
+	}
+	for range max - distinct {
+		firsts &= firsts - 1
+	}
+	return bits.TrailingZeros64(firsts)
 }
 
 // rest converts the elements of a from i on, for their errors only: an
@@ -136,9 +150,9 @@ func (t *EqualityTally) First() *EqualityMismatch {
 // source then claim, max_items, the first bad element, max_distinct.
 //
 // A value's two counts live in its slot of the index (n[0] for source, n[1]
-// for claim), and the number of values whose counts differ is kept as the
-// claim is read, so a valid claim is known without a pass over the values;
-// the per-value counts are gathered only for an invalid one.
+// for claim), and the claim's surplus occurrences are counted as it is
+// read, so a valid claim is known without a pass over the values; the
+// per-value counts are gathered only for an invalid one.
 func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	if err := itemsError(src, lim); err != nil {
 		return nil, err
@@ -149,7 +163,6 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	// not double its way up from nothing.
 	first := make([]int32, 0, min(src.N, sample))
 	var buf [batch]canon.Scalar
-	var slots [batch]*slot
 	for i := 0; i < src.N; i += batch {
 		chunk := buf[:min(batch, src.N-i)]
 		if err := src.Fill(i, chunk); err != nil {
@@ -160,56 +173,47 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 				first = append(make([]int32, 0, want), first...)
 			}
 		}
-		fresh := ix.internAll(chunk, &slots)
-		for k, sl := range slots[:len(chunk)] {
-			if fresh&(1<<k) != 0 {
-				if len(first) == lim.MaxDistinct {
-					if err := rest(src, i+k+1); err != nil {
-						return nil, err
-					}
-					return nil, distinctError(src, lim)
+		fresh, _, _ := ix.internAll(chunk, 0, nil)
+		for ; fresh != 0; fresh &= fresh - 1 {
+			k := bits.TrailingZeros64(fresh)
+			if len(first) == lim.MaxDistinct {
+				if err := rest(src, i+k+1); err != nil {
+					return nil, err
 				}
-				first = append(first, int32(i+k))
+				return nil, distinctError(src, lim)
 			}
-			sl.n[0]++
+			first = append(first, int32(i+k))
 		}
 	}
 	if err := itemsError(claim, lim); err != nil {
 		return nil, err
 	}
 	nsrc := len(first)
-	unequal := nsrc // values whose counts differ: so far, all of source's
-	distinct := 0   // distinct values of claim
+	// A claim element that finds its value's count in claim already at its
+	// count in source is one too many; with none such, and as many elements
+	// as source, every count agrees.
+	over := 0
+	distinct := 0 // distinct values of claim
 	for j := 0; j < claim.N; j += batch {
 		chunk := buf[:min(batch, claim.N-j)]
 		if err := claim.Fill(j, chunk); err != nil {
 			return nil, err
 		}
-		fresh := ix.internAll(chunk, &slots)
-		for k, sl := range slots[:len(chunk)] {
-			if fresh&(1<<k) != 0 {
-				first = append(first, int32(j+k))
-			}
-			if sl.n[1] == 0 {
-				if distinct == lim.MaxDistinct {
-					if err := rest(claim, j+k+1); err != nil {
-						return nil, err
-					}
-					return nil, distinctError(claim, lim)
-				}
-				distinct++
-			}
-			if sl.n[1] == sl.n[0] {
-				unequal++
-			}
-			sl.n[1]++
-			if sl.n[1] == sl.n[0] {
-				unequal--
-			}
+		fresh, firsts, o := ix.internAll(chunk, 1, nil)
+		over += o
+		for ; fresh != 0; fresh &= fresh - 1 {
+			first = append(first, int32(j+bits.TrailingZeros64(fresh)))
 		}
+		if k := past(firsts, distinct, lim.MaxDistinct); k >= 0 {
+			if err := rest(claim, j+k+1); err != nil {
+				return nil, err
+			}
+			return nil, distinctError(claim, lim)
+		}
+		distinct += bits.OnesCount64(firsts)
 	}
 	t := &EqualityTally{src: *src, claim: *claim, nsrc: nsrc, first: first}
-	if unequal != 0 {
+	if over != 0 || src.N != claim.N {
 		t.count = make([]int32, len(first))
 		t.ccount = make([]int32, len(first))
 		for i := range ix.slots {
@@ -295,12 +299,11 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 	ix := newIndex(arrays[0].N)
 	defer ix.release()
 	t := &DifferenceTally{arrays: *arrays}
-	// Per id, n[0] of its slot is the last array (1-4) that counted it as
-	// distinct.
+	// The slots' counters count left's elements (n[0]) and right's (n[1]);
+	// a claimed residual read in full is counted in n[0], emptied first.
 	origin := make([]int64, 0, min(arrays[0].N, sample)) // per id: array<<40 | index of its first occurrence
 	var claimed [2][]int32                               // the ids of a claimed residual that differs
 	var buf [batch]canon.Scalar
-	var slots [batch]*slot
 	var rem []int32
 	for k := range arrays {
 		a := &arrays[k]
@@ -316,6 +319,11 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 				continue
 			}
 		}
+		w := k
+		if k >= 2 {
+			ix.zero(0)
+			w = 0
+		}
 		ids := make([]int32, a.N)
 		distinct := 0
 		for i := 0; i < a.N; i += batch {
@@ -328,23 +336,17 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 					origin = append(make([]int64, 0, want), origin...)
 				}
 			}
-			fresh := ix.internAll(chunk, &slots)
-			for c, sl := range slots[:len(chunk)] {
-				if fresh&(1<<c) != 0 {
-					origin = append(origin, int64(k)<<40|int64(i+c))
-				}
-				if sl.n[0] != int32(k+1) {
-					if distinct == lim.MaxDistinct {
-						if err := rest(a, i+c+1); err != nil {
-							return nil, err
-						}
-						return nil, distinctError(a, lim)
-					}
-					distinct++
-					sl.n[0] = int32(k + 1)
-				}
-				ids[i+c] = sl.id
+			fresh, firsts, _ := ix.internAll(chunk, w, ids[i:])
+			for ; fresh != 0; fresh &= fresh - 1 {
+				origin = append(origin, int64(k)<<40|int64(i+bits.TrailingZeros64(fresh)))
 			}
+			if c := past(firsts, distinct, lim.MaxDistinct); c >= 0 {
+				if err := rest(a, i+c+1); err != nil {
+					return nil, err
+				}
+				return nil, distinctError(a, lim)
+			}
+			distinct += bits.OnesCount64(firsts)
 		}
 		t.origin = origin
 		if k < 2 {

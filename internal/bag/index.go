@@ -173,18 +173,26 @@ func (ix *index) key(s *canon.Scalar) (a, b uint64, tag uint32) {
 }
 
 // internAll interns the scalars of ss (at most batch of them) in order,
-// giving each new value the next id: out[i] is the slot of ss[i], and bit i
-// of fresh is set when ss[i] was new. The slots stay valid until the next
-// call: the table is grown first if the batch could fill it past its load,
-// so no insertion inside the batch moves them.
+// giving each new value the next id, and counts each element in counter w
+// (0 or 1) of its value's slot. When ids is not nil, ids[i] is set to the
+// id of ss[i]. The results are masks and a count over the batch:
+//
+//   - bit i of fresh: ss[i] was new to the index;
+//   - bit i of first: ss[i] was the first element of its value counted in
+//     w (its counter w was 0 before it);
+//   - over: how many elements found their value's counter w already at
+//     least its other counter, before counting themselves.
+//
+// So a caller sees what it needs of every element, the new values and the
+// limits' counts, without a pass of its own over the slots.
 //
 // It works in two passes. The first computes every key and hash and
 // touches the slot each probe sequence starts at; those loads are
 // independent of each other, so the processor overlaps their cache misses
 // instead of waiting for one at a time. The second probes, finding the
-// slots in the cache: past the size of the processor's caches, this halves
-// the time of a probe.
-func (ix *index) internAll(ss []canon.Scalar, out *[batch]*slot) (fresh uint64) {
+// slots in the cache or on their way. The table is grown first if the
+// batch could fill it past its load, so no insertion moves a slot.
+func (ix *index) internAll(ss []canon.Scalar, w int, ids []int32) (fresh, first uint64, over int) {
 	for (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
 		ix.resize(2 * len(ix.slots))
 	}
@@ -199,33 +207,50 @@ func (ix *index) internAll(ss []canon.Scalar, out *[batch]*slot) (fresh uint64) 
 		touched += ix.slots[h&mask].tag
 	}
 	ix.touched = touched
+	w &= 1
 	for i := range ss {
 		a, b, tag := ka[i], kb[i], kt[i]
+		var sl *slot
 		if tag == tagLong {
-			sl, isNew := ix.internLong(a, ss[i].Str(), true)
-			out[i] = sl
-			if isNew {
+			var isNew bool
+			if sl, isNew = ix.internLong(a, ss[i].Str(), true); isNew {
 				fresh |= 1 << i
 			}
-			continue
+		} else {
+			for j := kh[i] & mask; ; j = (j + 1) & mask {
+				sl = &ix.slots[j]
+				if sl.a == a && sl.b == b && sl.tag == tag {
+					break
+				}
+				if sl.tag == 0 {
+					*sl = slot{a: a, b: b, tag: tag, id: ix.n}
+					ix.n++
+					ix.used++
+					fresh |= 1 << i
+					break
+				}
+			}
 		}
-		for j := kh[i] & mask; ; j = (j + 1) & mask {
-			sl := &ix.slots[j]
-			if sl.a == a && sl.b == b && sl.tag == tag {
-				out[i] = sl
-				break
-			}
-			if sl.tag == 0 {
-				*sl = slot{a: a, b: b, tag: tag, id: ix.n}
-				ix.n++
-				ix.used++
-				out[i] = sl
-				fresh |= 1 << i
-				break
-			}
+		n := sl.n[w]
+		if n == 0 {
+			first |= 1 << i
+		}
+		if n >= sl.n[1-w] {
+			over++
+		}
+		sl.n[w] = n + 1
+		if ids != nil {
+			ids[i] = sl.id
 		}
 	}
-	return fresh
+	return fresh, first, over
+}
+
+// zero sets counter w of every value to 0.
+func (ix *index) zero(w int) {
+	for i := range ix.slots {
+		ix.slots[i].n[w&1] = 0
+	}
 }
 
 // lookup returns the slot of s, or nil when s was never interned.
