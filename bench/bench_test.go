@@ -122,7 +122,7 @@ func BenchmarkDifference(b *testing.B) {
 				}
 			})
 		}
-		// CheckEquality on the same data, for the 1.2x target.
+		// CheckEquality on the same data, for the target of at most 1.1x.
 		b.Run(name+"/claimcheck-equality-same-data", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
