@@ -27,7 +27,27 @@ func array[T any](path string, xs []T) bag.Array {
 	a := bag.Array{Path: path, N: len(xs)}
 	switch xs := any(xs).(type) {
 	case []any:
-		a.Fill = func(i int, dst []canon.Scalar) error { return fillAny(path, xs[i:i+len(dst)], i, dst) }
+		a.Fill = func(i int, dst []canon.Scalar) error {
+			for k := range dst {
+				var s canon.Scalar
+				var err error
+				// The commonest types first, with canon's constructors
+				// inlined; canon.Of reads the same types the same way.
+				switch x := xs[i+k].(type) {
+				case float64:
+					s, err = canon.NumberScalar(x)
+				case string:
+					s, err = canon.StringScalar(x)
+				default:
+					s, err = canon.Of(x)
+				}
+				if err != nil {
+					return at(err, path, i+k)
+				}
+				dst[k] = s
+			}
+			return nil
+		}
 	case []canon.Scalar:
 		a.Fill = func(i int, dst []canon.Scalar) error { copy(dst, xs[i:]); return nil }
 	case []jsontext.Elem:
@@ -65,79 +85,6 @@ func array[T any](path string, xs []T) bag.Array {
 		}
 	}
 	return a
-}
-
-// fillAny converts xs, elements i, i+1, ... of an []any, into dst.
-//
-// A shuffled []any is costly to read: each element's value lies behind a
-// pointer, wherever it was allocated, and a type switch per element
-// mispredicts when the types are mixed, so that the processor fetches one
-// value at a time. So the elements are first sorted by type without a
-// branch on it (doubles, strings, the rest), then each list is converted
-// in a loop whose type check always succeeds, and the values' cache misses
-// overlap. When any element is refused, the batch is read again in order,
-// for the first refusal.
-func fillAny(path string, xs []any, i int, dst []canon.Scalar) error {
-	for len(xs) > maxRun {
-		if err := fillAny(path, xs[:maxRun], i, dst[:maxRun]); err != nil {
-			return err
-		}
-		xs, i, dst = xs[maxRun:], i+maxRun, dst[maxRun:]
-	}
-	var nums, strs, rest [maxRun]uint8
-	nn, ns, nr := 0, 0, 0
-	for k, x := range xs {
-		_, isNum := x.(float64)
-		_, isStr := x.(string)
-		nums[nn], strs[ns], rest[nr] = uint8(k), uint8(k), uint8(k)
-		nn += b2i(isNum)
-		ns += b2i(isStr)
-		nr += b2i(!isNum && !isStr)
-	}
-	for _, k := range nums[:nn] {
-		s, err := canon.NumberScalar(xs[k].(float64))
-		if err != nil {
-			return fillInOrder(path, xs, i, dst)
-		}
-		dst[k] = s
-	}
-	for _, k := range strs[:ns] {
-		s, err := canon.StringScalar(xs[k].(string))
-		if err != nil {
-			return fillInOrder(path, xs, i, dst)
-		}
-		dst[k] = s
-	}
-	for _, k := range rest[:nr] {
-		s, err := canon.Of(xs[k])
-		if err != nil {
-			return fillInOrder(path, xs, i, dst)
-		}
-		dst[k] = s
-	}
-	return nil
-}
-
-// maxRun is the most elements fillAny sorts at a time (its lists' size).
-const maxRun = 64
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// fillInOrder is fillAny one element after another, for the first error.
-func fillInOrder(path string, xs []any, i int, dst []canon.Scalar) error {
-	for k, x := range xs {
-		s, err := canon.Of(x)
-		if err != nil {
-			return at(err, path, i+k)
-		}
-		dst[k] = s
-	}
-	return nil
 }
 
 // fill returns a bag.Array's Fill for a slice whose elements conv converts.
