@@ -241,7 +241,8 @@ type DifferenceMismatch struct {
 type DifferenceTally struct {
 	arrays [4]Array
 	ids    [2][]int32
-	origin []int64 // per id: array<<40 | index of its first occurrence
+	origin []int32 // per id: the index of its first occurrence, in the array ends places it in
+	ends   [4]int32 // ids below ends[k], and not below ends[k-1], first occur in arrays[k]
 	first  *DifferenceMismatch
 }
 
@@ -277,8 +278,11 @@ func (t *DifferenceTally) fill(rem []int32, side int) {
 }
 
 func (t *DifferenceTally) value(id int32) *canon.Scalar {
-	o := t.origin[id]
-	s, _ := t.arrays[o>>40].at(int(o & (1<<40 - 1))) // it converted without error before
+	k := 0
+	for id >= t.ends[k] {
+		k++
+	}
+	s, _ := t.arrays[k].at(int(t.origin[id])) // it converted without error before
 	return &s
 }
 
@@ -301,7 +305,7 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 	t := &DifferenceTally{arrays: *arrays}
 	// The slots' counters count left's elements (n[0]) and right's (n[1]);
 	// a claimed residual read in full is counted in n[0], emptied first.
-	origin := make([]int64, 0, min(arrays[0].N, sample)) // per id: array<<40 | index of its first occurrence
+	origin := make([]int32, 0, min(arrays[0].N, sample))
 	var claimed [2][]int32                               // the ids of a claimed residual that differs
 	var buf [batch]canon.Scalar
 	var rem []int32
@@ -316,6 +320,7 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 				rem = make([]int32, len(origin))
 			}
 			if t.match(ix, rem, side) {
+				t.ends[k] = int32(len(origin)) // no new values
 				continue
 			}
 		}
@@ -333,12 +338,12 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 			}
 			if k == 0 && i == sample && a.N > 2*sample {
 				if want := ix.reserve(a.N, lim.MaxDistinct); want > cap(origin) {
-					origin = append(make([]int64, 0, want), origin...)
+					origin = append(make([]int32, 0, want), origin...)
 				}
 			}
 			fresh, firsts, _ := ix.internAll(chunk, w, ids[i:])
 			for ; fresh != 0; fresh &= fresh - 1 {
-				origin = append(origin, int64(k)<<40|int64(i+bits.TrailingZeros64(fresh)))
+				origin = append(origin, int32(i+bits.TrailingZeros64(fresh)))
 			}
 			if c := past(firsts, distinct, lim.MaxDistinct); c >= 0 {
 				if err := rest(a, i+c+1); err != nil {
@@ -349,6 +354,7 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 			distinct += bits.OnesCount64(firsts)
 		}
 		t.origin = origin
+		t.ends[k] = int32(len(origin))
 		if k < 2 {
 			t.ids[k] = ids
 		} else {
