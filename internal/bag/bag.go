@@ -241,7 +241,7 @@ type DifferenceMismatch struct {
 type DifferenceTally struct {
 	arrays [4]Array
 	ids    [2][]int32
-	origin []int32 // per id: the index of its first occurrence, in the array ends places it in
+	origin []int32  // per id: the index of its first occurrence, in the array ends places it in
 	ends   [4]int32 // ids below ends[k], and not below ends[k-1], first occur in arrays[k]
 	first  *DifferenceMismatch
 }
@@ -306,7 +306,7 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 	// The slots' counters count left's elements (n[0]) and right's (n[1]);
 	// a claimed residual read in full is counted in n[0], emptied first.
 	origin := make([]int32, 0, min(arrays[0].N, sample))
-	var claimed [2][]int32                               // the ids of a claimed residual that differs
+	var claimed [2][]int32 // the ids of a claimed residual that differs
 	var buf [batch]canon.Scalar
 	var rem []int32
 	for k := range arrays {

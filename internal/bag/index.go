@@ -17,9 +17,10 @@ import (
 //
 // Every value lives in one open-addressing table with linear probing,
 // instead of a Go map: a probe is a masked index and a compare of three
-// words in the caller's loop, with no call through the runtime's generic
-// map code, and the slot that matches also holds the value's counters, so
-// an element costs one random memory access. A value is keyed by two words
+// words in a loop over a batch of elements (internAll), with no call
+// through the runtime's generic map code, and the slot that matches also
+// holds the value's counters, so an element costs one random memory
+// access, whose cache miss overlaps its batch's others. A value is keyed by two words
 // and a tag (see key): a number by its bits (canon folds -0 into 0, and NaN
 // never reaches a Scalar), a string of at most 16 bytes by its bytes
 // themselves, so comparing it reads no string memory. A longer string is
