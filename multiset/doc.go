@@ -76,8 +76,11 @@
 // without formatting. Deterministic: the same input gives the same verdict
 // and bytes; no map iteration order reaches a result. Linear: time O(n) in
 // the number of elements, memory O(distinct values) for equality (a
-// difference keeps one small id per element); each element is converted and
-// hashed once; nothing is sorted and nothing compared pairwise. Safe for
+// difference keeps one small id per element of left and right); each
+// element of source, claim, left and right is converted and hashed once; a
+// claimed residual is compared with the expected one element by element as
+// that is produced, and read again in full (at most once more) only when it
+// differs; nothing is sorted and nothing compared pairwise. Safe for
 // concurrent use. The precedence of errors and the paths they carry are
 // written out in docs/contract.md in the repository.
 package multiset
