@@ -38,6 +38,10 @@ func array[T any](path string, xs []T) bag.Array {
 					s, err = canon.NumberScalar(x)
 				case string:
 					s, err = canon.StringScalar(x)
+				case nil:
+					s = canon.NullScalar()
+				case bool:
+					s = canon.BoolScalar(x)
 				default:
 					s, err = canon.Of(x)
 				}
