@@ -159,9 +159,12 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	}
 	ix := newIndex(src.N)
 	defer ix.release()
-	// first starts with room for the sample, as the index does, so it does
-	// not double its way up from nothing.
-	first := make([]int32, 0, min(src.N, sample))
+	// first is the index's scratch, with room for the sample at least, as
+	// the table has, so that it does not double its way up from nothing.
+	first := ix.origin[:0]
+	if cap(first) < min(src.N, sample) {
+		first = make([]int32, 0, min(src.N, sample))
+	}
 	var buf [batch]canon.Scalar
 	for i := 0; i < src.N; i += batch {
 		chunk := buf[:min(batch, src.N-i)]
@@ -212,14 +215,17 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 		}
 		distinct += bits.OnesCount64(firsts)
 	}
-	t := &EqualityTally{src: *src, claim: *claim, nsrc: nsrc, first: first}
-	if over != 0 || src.N != claim.N {
-		t.count = make([]int32, len(first))
-		t.ccount = make([]int32, len(first))
-		for i := range ix.slots {
-			if sl := &ix.slots[i]; sl.tag != 0 {
-				t.count[sl.id], t.ccount[sl.id] = sl.n[0], sl.n[1]
-			}
+	t := &EqualityTally{src: *src, claim: *claim, nsrc: nsrc}
+	if over == 0 && src.N == claim.N {
+		ix.origin = first[:0] // back to the pool: a valid tally needs no first occurrences
+		return t, nil
+	}
+	t.first, ix.origin = first, nil // the tally keeps it
+	t.count = make([]int32, len(first))
+	t.ccount = make([]int32, len(first))
+	for i := range ix.slots {
+		if sl := &ix.slots[i]; sl.tag != 0 {
+			t.count[sl.id], t.ccount[sl.id] = sl.n[0], sl.n[1]
 		}
 	}
 	return t, nil
@@ -235,14 +241,13 @@ type DifferenceMismatch struct {
 	Actual   *canon.Scalar
 }
 
-// DifferenceTally is the outcome of [Difference]: the value id of every
-// element of left and right, from which the expected residuals are read,
-// and the first discrepancy.
+// DifferenceTally is the outcome of [Difference]: the first discrepancy,
+// and the arrays, from which Residuals reads the expected residuals again.
+// It holds none of the check's working memory, which goes back to the pool
+// with the index.
 type DifferenceTally struct {
 	arrays [4]Array
-	ids    [2][]int32
-	origin []int32  // per id: the index of its first occurrence, in the array ends places it in
-	ends   [4]int32 // ids below ends[k], and not below ends[k-1], first occur in arrays[k]
+	lim    Limits
 	first  *DifferenceMismatch
 }
 
@@ -250,39 +255,97 @@ type DifferenceTally struct {
 // expected one, left_only before right_only, or nil when the claim is valid.
 func (t *DifferenceTally) First() *DifferenceMismatch { return t.first }
 
-// Residuals returns the expected left_only and right_only residuals.
+// Residuals returns the expected left_only and right_only residuals. It
+// reads left and right again, which must not have changed since the check;
+// it is for reports, and costs about two thirds of the check.
 func (t *DifferenceTally) Residuals() (leftOnly, rightOnly []canon.Scalar) {
-	rem := make([]int32, len(t.origin))
+	ix := newIndex(t.arrays[0].N)
+	defer ix.release()
+	d := diff{arrays: &t.arrays, ix: ix, origin: ix.origin[:0]}
+	defer func() { ix.origin = d.origin[:0] }()
+	for k := 0; k < 2; k++ {
+		if err := d.read(k, t.lim, k, ix.scratchIDs(k, t.arrays[k].N)); err != nil {
+			return nil, nil // the input changed since the check
+		}
+	}
+	rem := ix.scratchRem(len(d.origin))
 	var out [2][]canon.Scalar
 	for side := 0; side < 2; side++ {
-		t.fill(rem, side)
-		out[side] = make([]canon.Scalar, 0, len(t.ids[side]))
-		for _, id := range t.ids[side] {
+		d.fill(rem, side)
+		out[side] = make([]canon.Scalar, 0, len(d.ids[side]))
+		for _, id := range d.ids[side] {
 			if rem[id] > 0 {
 				rem[id]--
 				continue
 			}
-			out[side] = append(out[side], *t.value(id))
+			out[side] = append(out[side], *d.value(id))
 		}
 	}
 	return out[0], out[1]
 }
 
+// diff is the working state of a difference check: the value id of every
+// element of left and right, and each value's first occurrence. Its slices
+// are the index's scratch, reused between checks.
+type diff struct {
+	arrays *[4]Array
+	ix     *index
+	ids    [2][]int32
+	origin []int32  // per id: the index of its first occurrence, in the array ends places it in
+	ends   [4]int32 // ids below ends[k], and not below ends[k-1], first occur in arrays[k]
+}
+
+// read interns every element of arrays[k], counting it in counter w of its
+// value's slot and writing its id to ids, with the errors of one array in
+// the contract's order: its first bad element, then max_distinct.
+func (d *diff) read(k int, lim Limits, w int, ids []int32) error {
+	a, ix := &d.arrays[k], d.ix
+	var buf [batch]canon.Scalar
+	distinct := 0
+	for i := 0; i < a.N; i += batch {
+		chunk := buf[:min(batch, a.N-i)]
+		if err := a.Fill(i, chunk); err != nil {
+			return err
+		}
+		if k == 0 && i == sample && a.N > 2*sample {
+			if want := ix.reserve(a.N, lim.MaxDistinct); want > cap(d.origin) {
+				d.origin = append(make([]int32, 0, want), d.origin...)
+			}
+		}
+		fresh, firsts, _ := ix.internAll(chunk, w, ids[i:])
+		for ; fresh != 0; fresh &= fresh - 1 {
+			d.origin = append(d.origin, int32(i+bits.TrailingZeros64(fresh)))
+		}
+		if c := past(firsts, distinct, lim.MaxDistinct); c >= 0 {
+			if err := rest(a, i+c+1); err != nil {
+				return err
+			}
+			return distinctError(a, lim)
+		}
+		distinct += bits.OnesCount64(firsts)
+	}
+	d.ends[k] = int32(len(d.origin))
+	if k < 2 {
+		d.ids[k] = ids
+	}
+	return nil
+}
+
 // fill sets rem to the counts of the values of the side opposite side: the
 // occurrences the walk over side removes.
-func (t *DifferenceTally) fill(rem []int32, side int) {
+func (d *diff) fill(rem []int32, side int) {
 	clear(rem)
-	for _, id := range t.ids[1-side] {
+	for _, id := range d.ids[1-side] {
 		rem[id]++
 	}
 }
 
-func (t *DifferenceTally) value(id int32) *canon.Scalar {
+func (d *diff) value(id int32) *canon.Scalar {
 	k := 0
-	for id >= t.ends[k] {
+	for id >= d.ends[k] {
 		k++
 	}
-	s, _ := t.arrays[k].at(int(t.origin[id])) // it converted without error before
+	s, _ := d.arrays[k].at(int(d.origin[id])) // it converted without error before
 	return &s
 }
 
@@ -302,68 +365,40 @@ func (t *DifferenceTally) value(id int32) *canon.Scalar {
 func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 	ix := newIndex(arrays[0].N)
 	defer ix.release()
-	t := &DifferenceTally{arrays: *arrays}
+	d := diff{arrays: arrays, ix: ix, origin: ix.origin[:0]}
+	defer func() { ix.origin = d.origin[:0] }() // its capacity, for the next check
 	// The slots' counters count left's elements (n[0]) and right's (n[1]);
 	// a claimed residual read in full is counted in n[0], emptied first.
-	origin := make([]int32, 0, min(arrays[0].N, sample))
 	var claimed [2][]int32 // the ids of a claimed residual that differs
-	var buf [batch]canon.Scalar
 	var rem []int32
 	for k := range arrays {
 		a := &arrays[k]
 		if err := itemsError(a, lim); err != nil {
 			return nil, err
 		}
-		if k >= 2 {
-			side := k - 2
-			if rem == nil {
-				rem = make([]int32, len(origin))
-			}
-			if t.match(ix, rem, side) {
-				t.ends[k] = int32(len(origin)) // no new values
-				continue
-			}
-		}
-		w := k
-		if k >= 2 {
-			ix.zero(0)
-			w = 0
-		}
-		ids := make([]int32, a.N)
-		distinct := 0
-		for i := 0; i < a.N; i += batch {
-			chunk := buf[:min(batch, a.N-i)]
-			if err := a.Fill(i, chunk); err != nil {
+		if k < 2 {
+			if err := d.read(k, lim, k, ix.scratchIDs(k, a.N)); err != nil {
 				return nil, err
 			}
-			if k == 0 && i == sample && a.N > 2*sample {
-				if want := ix.reserve(a.N, lim.MaxDistinct); want > cap(origin) {
-					origin = append(make([]int32, 0, want), origin...)
-				}
-			}
-			fresh, firsts, _ := ix.internAll(chunk, w, ids[i:])
-			for ; fresh != 0; fresh &= fresh - 1 {
-				origin = append(origin, int32(i+bits.TrailingZeros64(fresh)))
-			}
-			if c := past(firsts, distinct, lim.MaxDistinct); c >= 0 {
-				if err := rest(a, i+c+1); err != nil {
-					return nil, err
-				}
-				return nil, distinctError(a, lim)
-			}
-			distinct += bits.OnesCount64(firsts)
+			continue
 		}
-		t.origin = origin
-		t.ends[k] = int32(len(origin))
-		if k < 2 {
-			t.ids[k] = ids
-		} else {
-			claimed[k-2] = ids
+		if rem == nil {
+			rem = ix.scratchRem(len(d.origin))
+		}
+		if d.match(rem, k-2) {
+			d.ends[k] = int32(len(d.origin)) // no new values
+			continue
+		}
+		ix.zero(0)
+		claimed[k-2] = make([]int32, a.N)
+		if err := d.read(k, lim, 0, claimed[k-2]); err != nil {
+			return nil, err
 		}
 	}
+	t := &DifferenceTally{arrays: *arrays, lim: lim}
 	for side := 0; side < 2 && t.first == nil; side++ {
 		if claimed[side] != nil {
-			t.first = t.walk(rem, side, claimed[side])
+			t.first = d.walk(rem, side, claimed[side])
 		}
 	}
 	return t, nil
@@ -376,10 +411,10 @@ func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
 // (no conversion); an element Same does not vouch for is converted and
 // looked up instead: one that does not convert, or is no value of the
 // index, differs.
-func (t *DifferenceTally) match(ix *index, rem []int32, side int) bool {
-	c := &t.arrays[2+side]
-	self := t.ids[side]
-	t.fill(rem, side)
+func (d *diff) match(rem []int32, side int) bool {
+	c := &d.arrays[2+side]
+	self := d.ids[side]
+	d.fill(rem, side)
 	var js [batch]int32 // indexes into self of the expected residual's next elements
 	i := 0              // index into both residuals
 	for j := 0; j < len(self); {
@@ -409,7 +444,7 @@ func (t *DifferenceTally) match(ix *index, rem []int32, side int) bool {
 			if err != nil {
 				return false
 			}
-			if sl := ix.lookup(&s); sl == nil || sl.id != self[js[k]] {
+			if sl := d.ix.lookup(&s); sl == nil || sl.id != self[js[k]] {
 				return false
 			}
 			k++
@@ -421,26 +456,26 @@ func (t *DifferenceTally) match(ix *index, rem []int32, side int) bool {
 
 // walk compares the claimed residual of side, as ids, with the expected one
 // as it is produced, and returns the first difference.
-func (t *DifferenceTally) walk(rem []int32, side int, claimed []int32) *DifferenceMismatch {
+func (d *diff) walk(rem []int32, side int, claimed []int32) *DifferenceMismatch {
 	lists := [2]string{"/left_only", "/right_only"}
-	t.fill(rem, side)
+	d.fill(rem, side)
 	i := 0 // index into the expected residual
-	for _, id := range t.ids[side] {
+	for _, id := range d.ids[side] {
 		if rem[id] > 0 {
 			rem[id]--
 			continue
 		}
 		if i >= len(claimed) || claimed[i] != id {
-			m := &DifferenceMismatch{Path: errs.Index(lists[side], i), Expected: t.value(id)}
+			m := &DifferenceMismatch{Path: errs.Index(lists[side], i), Expected: d.value(id)}
 			if i < len(claimed) {
-				m.Actual = t.value(claimed[i])
+				m.Actual = d.value(claimed[i])
 			}
 			return m
 		}
 		i++
 	}
 	if i < len(claimed) {
-		return &DifferenceMismatch{Path: errs.Index(lists[side], i), Actual: t.value(claimed[i])}
+		return &DifferenceMismatch{Path: errs.Index(lists[side], i), Actual: d.value(claimed[i])}
 	}
 	return nil
 }

@@ -37,6 +37,31 @@ type index struct {
 	h     hasher
 
 	touched uint32 // what internAll read, kept so that its loads stay
+
+	// Scratch for the engine, kept with the index between checks: per id,
+	// its first occurrence (Equality, Difference); per element of left and
+	// right, its id; per id, a count (Difference's walks).
+	origin []int32
+	ids    [2][]int32
+	rem    []int32
+}
+
+// scratchIDs returns the scratch for the ids of n elements of left (k 0) or
+// right (k 1). Every element is written before it is read.
+func (ix *index) scratchIDs(k, n int) []int32 {
+	if cap(ix.ids[k]) < n {
+		ix.ids[k] = make([]int32, n)
+	}
+	return ix.ids[k][:n]
+}
+
+// scratchRem returns the scratch for n counts; its contents are
+// unspecified (the walks clear it).
+func (ix *index) scratchRem(n int) []int32 {
+	if cap(ix.rem) < n {
+		ix.rem = make([]int32, n)
+	}
+	return ix.rem[:n]
 }
 
 // A slot holds one value: its key (a, b, tag; tag 0: the slot is empty),
@@ -112,10 +137,14 @@ var pool = sync.Pool{New: func() any { return new(index) }}
 // with more distinct values allocates its own.
 const maxPooled = 1 << 16
 
+// maxPooledScratch is the largest scratch slice (in entries, 1 MiB) release
+// keeps.
+const maxPooledScratch = 1 << 18
+
 // release returns ix to the pool; ix must not be used after. The long
 // strings are dropped so that the pool keeps no input alive.
 func (ix *index) release() {
-	if cap(ix.slots) > maxPooled {
+	if cap(ix.slots) > maxPooled || max(cap(ix.origin), cap(ix.ids[0]), cap(ix.ids[1]), cap(ix.rem)) > maxPooledScratch {
 		return
 	}
 	clear(ix.longs)
