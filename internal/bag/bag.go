@@ -165,7 +165,7 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	if cap(first) < min(src.N, sample) {
 		first = make([]int32, 0, min(src.N, sample))
 	}
-	var buf [batch]canon.Scalar
+	buf := &ix.buf // a local array would escape: Fill is called through a func value
 	for i := 0; i < src.N; i += batch {
 		chunk := buf[:min(batch, src.N-i)]
 		if err := src.Fill(i, chunk); err != nil {
@@ -300,7 +300,7 @@ type diff struct {
 // the contract's order: its first bad element, then max_distinct.
 func (d *diff) read(k int, lim Limits, w int, ids []int32) error {
 	a, ix := &d.arrays[k], d.ix
-	var buf [batch]canon.Scalar
+	buf := &ix.buf
 	distinct := 0
 	for i := 0; i < a.N; i += batch {
 		chunk := buf[:min(batch, a.N-i)]

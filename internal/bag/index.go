@@ -44,6 +44,7 @@ type index struct {
 	origin []int32
 	ids    [2][]int32
 	rem    []int32
+	buf    [batch]canon.Scalar // a batch of converted elements
 }
 
 // scratchIDs returns the scratch for the ids of n elements of left (k 0) or
@@ -149,6 +150,7 @@ func (ix *index) release() {
 	}
 	clear(ix.longs)
 	ix.longs = ix.longs[:0]
+	ix.buf = [batch]canon.Scalar{} // its strings are the input's
 	pool.Put(ix)
 }
 
