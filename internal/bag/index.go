@@ -233,7 +233,13 @@ func (ix *index) internAll(ss []canon.Scalar, w int, ids []int32) (fresh, first 
 	mask := uint64(len(ix.slots) - 1)
 	var touched uint32
 	for i := range ss {
-		a, b, tag := ix.key(&ss[i])
+		var a, b uint64
+		var tag uint32
+		if s := &ss[i]; s.Kind() == canon.Number { // the commonest kind, without a call
+			a, tag = math.Float64bits(s.Float()), tagNum
+		} else {
+			a, b, tag = ix.key(s)
+		}
 		h := ix.h.hash(a, b, tag)
 		ka[i], kb[i], kh[i], kt[i] = a, b, h, tag
 		touched += ix.slots[h&mask].tag
