@@ -560,6 +560,7 @@ func TestDifferenceAgreesWithNaiveModelAcrossBatches(t *testing.T) {
 			}
 			return xs
 		}
+		wantLo, wantRo := lo, ro
 		lo, ro = respellSome(lo), respellSome(ro)
 		switch rapid.IntRange(0, 2).Draw(t, "claim") {
 		case 0:
@@ -567,9 +568,25 @@ func TestDifferenceAgreesWithNaiveModelAcrossBatches(t *testing.T) {
 		case 1:
 			ro = mutate(t, ro)
 		}
-		got := doc(difference(t, left, right, lo, ro))
-		if want := modelDifference(left, right, lo, ro); got != want {
+		r := difference(t, left, right, lo, ro)
+		if got, want := doc(r), modelDifference(left, right, lo, ro); got != want {
 			t.Fatalf("got  %s\nwant %s", got, want)
+		}
+		// Residuals reads left and right again: the model's lists, whatever
+		// the claim was.
+		gotLo, gotRo := r.Residuals()
+		for _, l := range []struct {
+			got  []canon.Scalar
+			want []any
+		}{{gotLo, wantLo}, {gotRo, wantRo}} {
+			if len(l.got) != len(l.want) {
+				t.Fatalf("Residuals: %d elements, model %d", len(l.got), len(l.want))
+			}
+			for i := range l.got {
+				if k := l.got[i].Key(); k != jcsKey(l.want[i]) {
+					t.Fatalf("Residuals[%d] = %s, model %s", i, k, jcsKey(l.want[i]))
+				}
+			}
 		}
 	})
 }
