@@ -187,6 +187,55 @@ func Valid(s string) bool {
 	return f == OK && n.Len == len(s)
 }
 
+// Short reads the commonest number literals at the start of s, those of
+// the form -?(0|[1-9][0-9]*)(\.[0-9]+)? with at most 15 digits in all, in
+// one loop, and returns the literal's length and value; for any other
+// literal (more digits, an exponent, not grammatical) it returns 0, and
+// the caller uses Parse. When it accepts, the byte after the literal is
+// none of [0-9.eE], so Parse would end the literal at the same place, and
+// the value is Parse's Float: fifteen digits make an integer below 2^53.
+func Short(s string) (n int, f float64) {
+	j := 0
+	neg := j < len(s) && s[j] == '-'
+	if neg {
+		j++
+	}
+	var m uint64
+	d := 0 // digits read
+	switch {
+	case j < len(s) && s[j] == '0':
+		j++
+		d++
+	case j < len(s) && s[j]-'1' < 9:
+		for ; j < len(s) && s[j]-'0' < 10 && d < 16; j++ {
+			m = m*10 + uint64(s[j]-'0')
+			d++
+		}
+	default:
+		return 0, 0
+	}
+	frac := 0
+	if j < len(s) && s[j] == '.' {
+		j++
+		k := j
+		for ; j < len(s) && s[j]-'0' < 10 && d < 16; j++ {
+			m = m*10 + uint64(s[j]-'0')
+			d++
+		}
+		if frac = j - k; frac == 0 {
+			return 0, 0
+		}
+	}
+	if d > 15 || j < len(s) && (s[j]-'0' < 10 || s[j] == '.' || s[j]|0x20 == 'e') {
+		return 0, 0
+	}
+	f = float64(m) / exactPow10[frac]
+	if neg && m != 0 {
+		f = -f
+	}
+	return j, f
+}
+
 // exactPow10 holds the powers of ten that are doubles exactly.
 var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}

@@ -3,8 +3,10 @@ package jsonnum
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"pgregory.net/rapid"
 )
 
@@ -92,7 +94,44 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("Parse(%q) = %+v reads as %v; the literal is %v", s, num, got, want)
 			}
 		}
+		checkShortAndFloat(t, s)
 	})
+}
+
+// short is the form Short reads, as a regular expression (a literal without
+// an exponent), and next the bytes that may not follow it.
+var (
+	short = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?`)
+	next  = regexp.MustCompile(`^[0-9.eE]`)
+)
+
+// checkShortAndFloat: Short accepts exactly the literals of its form with at
+// most 15 digits not followed by [0-9.eE], with Parse's length and
+// strconv's value; Float, when it gives a value, gives strconv's.
+func checkShortAndFloat(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, s string) {
+	t.Helper()
+	num, fault := Parse(s)
+	want, _ := strconv.ParseFloat(s[:num.Len], 64)
+	if fault == OK {
+		if f, ok := num.Float(); ok && f != want {
+			t.Fatalf("Parse(%q).Float() = %v; strconv reads %v", s, f, want)
+		}
+	}
+	n, f := Short(s)
+	m := short.FindString(s)
+	digits := strings.Count(m, "") - 1 - strings.Count(m, "-") - strings.Count(m, ".")
+	wantShort := m != "" && digits <= 15 && !next.MatchString(s[len(m):])
+	switch {
+	case wantShort != (n > 0):
+		t.Fatalf("Short(%q) = %d; its form (%q, %d digits) says %v", s, n, m, digits, wantShort)
+	case n > 0 && (fault != OK || n != num.Len):
+		t.Fatalf("Short(%q) = %d; Parse reads %d (fault %d)", s, n, num.Len, fault)
+	case n > 0 && f != want:
+		t.Fatalf("Short(%q) = %v; strconv reads %v", s, f, want)
+	}
 }
 
 // TestParseMatchesGrammar: on strings made of the bytes that matter, Parse
@@ -137,6 +176,7 @@ func TestParseMatchesGrammar(t *testing.T) {
 		if whole := m != "" && m == s; Valid(s) != whole {
 			t.Fatalf("Valid(%q) = %v; the grammar says %v", s, Valid(s), whole)
 		}
+		checkShortAndFloat(t, s)
 	})
 }
 
@@ -186,5 +226,44 @@ func TestDigits(t *testing.T) {
 		if end != wantEnd || exact && m != want {
 			t.Fatalf("Digits(%q, %d, %d) = %d, %d; want %d, %d", s, len(pre), m0, m, end, want, wantEnd)
 		}
+	})
+}
+
+// TestShort pins down Short's edges; checkShortAndFloat, in the random
+// tests, holds it to its form in general.
+func TestShort(t *testing.T) {
+	type row struct {
+		s      string
+		n      int
+		reason string
+	}
+	rows := []row{
+		{"0", 1, "zero"},
+		{"-0,", 2, "negative zero, then a comma"},
+		{"7]", 1, "a digit before a bracket"},
+		{"0.5 ", 3, "a short decimal before a space"},
+		{"123456789012345", 15, "fifteen digits"},
+		{"1234567890123456", 0, "sixteen digits: Parse's"},
+		{"12345678.1234567", 16, "fifteen digits across the point"},
+		{"12345678.12345678", 0, "sixteen digits across the point"},
+		{"0.000000000000001", 0, "the zero before the point counts: sixteen digits"},
+		{"1e5", 0, "an exponent: Parse's"},
+		{"1.5E5", 0, "an upper-case exponent after a fraction"},
+		{"01", 0, "a digit after a leading zero: left to Parse and the grammar"},
+		{"1.5.", 0, "a point after the fraction"},
+		{"1.", 0, "a point without a digit"},
+		{"-", 0, "a sign alone"},
+		{"", 0, "nothing"},
+		{".5", 0, "no integer part"},
+	}
+	testutil.Run(t, rows, func(t *testing.T, r row) {
+		n, f := Short(r.s)
+		if n != r.n {
+			t.Fatalf("Short(%q) = %d, want %d", r.s, n, r.n)
+		}
+		if want, _ := strconv.ParseFloat(r.s[:n], 64); n > 0 && f != want {
+			t.Fatalf("Short(%q) = %v, want %v", r.s, f, want)
+		}
+		checkShortAndFloat(t, r.s)
 	})
 }

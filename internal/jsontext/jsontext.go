@@ -444,8 +444,8 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 			kind = String
 		case c == '-' || c-'0' < 10:
 			kind, flags = Number, HasNum
-			if j, f := shortNumber(src, i); j > i {
-				i, num = j, f
+			if n, f := jsonnum.Short(src[i:]); n > 0 {
+				i, num = i+n, f
 				break
 			}
 			n, fault := jsonnum.Parse(src[i:])
@@ -487,58 +487,6 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 	}
 	return i, count, elems, false
 }
-
-// shortNumber reads the commonest number literals, -?(0|[1-9][0-9]*)
-// (\.[0-9]+)? with at most 15 digits in all, in one loop: it returns the
-// index after the literal and its value, or i when the literal at i is not
-// of that shape (more digits, an exponent, anything else), for
-// jsonnum.Parse. The byte after an accepted literal is none of [0-9.eE],
-// so jsonnum.Parse would end the literal at the same place; and fifteen
-// digits make an integer below 2^53, so the value is jsonnum's Float.
-func shortNumber(src string, i int) (int, float64) {
-	j := i
-	neg := src[j] == '-'
-	if neg {
-		j++
-	}
-	var m uint64
-	d := 0 // digits read
-	switch {
-	case j < len(src) && src[j] == '0':
-		j++
-		d++
-	case j < len(src) && src[j]-'1' < 9:
-		for ; j < len(src) && src[j]-'0' < 10 && d < 16; j++ {
-			m = m*10 + uint64(src[j]-'0')
-			d++
-		}
-	default:
-		return i, 0
-	}
-	frac := 0
-	if j < len(src) && src[j] == '.' {
-		j++
-		k := j
-		for ; j < len(src) && src[j]-'0' < 10 && d < 16; j++ {
-			m = m*10 + uint64(src[j]-'0')
-			d++
-		}
-		if frac = j - k; frac == 0 {
-			return i, 0
-		}
-	}
-	if d > 15 || j < len(src) && (src[j]-'0' < 10 || src[j] == '.' || src[j]|0x20 == 'e') {
-		return i, 0
-	}
-	f := float64(m) / exactPow10[frac]
-	if neg && m != 0 {
-		f = -f
-	}
-	return j, f
-}
-
-// exactPow10 holds the powers of ten up to 10^15, all doubles exactly.
-var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // skipWS returns the index of the first byte at or after i that is not JSON
 // whitespace, or len(src).
