@@ -15,8 +15,8 @@ import (
 // (each once, and again only to write a discrepancy's value).
 // Every input form goes through here, so each element type has one reading:
 //
-//   - []any: canon.Of on each element (float64 and string inline, with
-//     the same constructors canon.Of calls);
+//   - []any: canon.Of on each element (float64, string, nil and bool
+//     inline, with the same constructors canon.Of calls);
 //   - []canon.Scalar: as it is;
 //   - []jsontext.Elem, the elements package schema reads from a document:
 //     their JSON text, or the double the reader computed for a number;

@@ -66,7 +66,7 @@ func (t *Tool) bagLimits() multiset.Limits {
 func parse(src string, maxItems int, arrays bool) (*jsontext.Doc, error) {
 	doc := docs.Get().(*jsontext.Doc)
 	if err := doc.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: maxItems + 1, ArrayElems: arrays}); err != nil {
-		docs.Put(doc)
+		release(doc)
 		return nil, errs.Invalid("", err.Error())
 	}
 	return doc, nil
