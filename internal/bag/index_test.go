@@ -196,7 +196,7 @@ func maxProbe(ix *index) int {
 // TestIndexSpreadsStructuredKeys: keys with the regularities of real and
 // hostile input (consecutive integers, multiples of large powers of two,
 // doubles that differ only in their exponent, strings that share all but
-// one byte) spread over the tables: no probe sequence gets long. A hash
+// one byte) spread over the table: no probe sequence gets long. A hash
 // that ignored some bits of its input would put them in a few long runs.
 func TestIndexSpreadsStructuredKeys(t *testing.T) {
 	families := []struct {
