@@ -1,6 +1,7 @@
-// Package bag is the engine of the multiset tools: it reads each input array
-// once, converting and hashing every element exactly once, and computes the
-// first discrepancy of an equality or difference claim. Package multiset
+// Package bag is the engine of the multiset tools: it reads source and
+// claim, or left and right, once, converting and hashing every element
+// once, and computes the first discrepancy of an equality or difference
+// claim. Package multiset
 // wraps it for Go values and for the elements package schema reads from a
 // JSON document.
 //
@@ -9,7 +10,8 @@
 // slice of canonical values, and the conversion loop runs over the caller's
 // own slice type without a call per element. A claimed residual of a
 // difference is first compared with the expected one (Array.Same, then the
-// index), and interned only where it differs.
+// index), and read again in full, to be interned, only where it differs. A
+// discrepancy's values are converted again from their first occurrences.
 package bag
 
 import (
