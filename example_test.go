@@ -14,13 +14,13 @@ import (
 
 // A grader checks three claims, one per tool, with the typed Go API.
 func Example() {
-	eq, _ := multiset.CheckEquality(multiset.EqualityInput[any]{
+	eq, _ := multiset.CheckEquality(multiset.EqualityInput[any, any]{
 		Source: []any{1, 2, 2, "x"},
 		Claim:  []any{2, "x", 1.0, 2},
 	}, multiset.Limits{})
 	fmt.Println("same bag:", eq.Valid)
 
-	diff, _ := multiset.CheckDifference(multiset.DifferenceInput[string]{
+	diff, _ := multiset.CheckDifference(multiset.DifferenceInput[string, string]{
 		Left:  []string{"a", "b", "a"},
 		Right: []string{"a"},
 		Claim: multiset.DifferenceClaim[string]{LeftOnly: []string{"a", "b"}},
@@ -42,14 +42,14 @@ func Example() {
 // The same checks as JSON documents, as the CLI and the HTTP handler run them.
 func Example_json() {
 	out, _ := schema.Execute("multiset-equality-check", "1.0.0", []byte(`{"source":[1,1],"claim":[1]}`))
-	var doc struct{ Valid bool }
-	json.Unmarshal(out, &doc)
-	fmt.Println("valid:", doc.Valid)
+	fmt.Println("valid:", out.Valid, out.Reason)
+	fmt.Println(string(out.Doc))
 
 	_, err := schema.Execute("multiset-equality-check", "1.0.0", []byte(`{"Source":[1,1],"claim":[1]}`))
 	fmt.Println(err)
 	// Output:
-	// valid: false
+	// valid: false claim_mismatch
+	// {"valid":false,"reason":"claim_mismatch","discrepancy":{"path":"/source/0","expected":"2","actual":"1"},"reference_version":"ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"}
 	// invalid_input at /Source: unknown member "Source"
 }
 
@@ -57,9 +57,9 @@ func Example_json() {
 // branches on its code, whichever package returned it.
 func ExampleError() {
 	errs := []error{}
-	_, err := multiset.CheckEquality(multiset.EqualityInput[int64]{Source: []int64{1<<53 + 1}}, multiset.Limits{})
+	_, err := multiset.CheckEquality(multiset.EqualityInput[int64, int64]{Source: []int64{1<<53 + 1}}, multiset.Limits{})
 	errs = append(errs, err)
-	_, err = multiset.CheckEquality(multiset.EqualityInput[int]{Source: make([]int, 3)}, multiset.Limits{MaxItems: 2})
+	_, err = multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: make([]int, 3)}, multiset.Limits{MaxItems: 2})
 	errs = append(errs, err)
 	_, err = rational.CheckRational(rational.Input{Expression: "2 ^ 3", ClaimedValue: "8"}, rational.Limits{})
 	errs = append(errs, err)

@@ -57,10 +57,10 @@ func BenchmarkEquality(b *testing.B) {
 	for _, n := range sizes {
 		source := mixed(n, 1)
 		claim := shuffled(source, 2)
-		in := multiset.EqualityInput[any]{Source: source, Claim: claim}
+		in := multiset.EqualityInput[any, any]{Source: source, Claim: claim}
 		// The same values already in canonical form: the check without the
 		// cost of reading []any, each value behind its own pointer.
-		scalars := multiset.EqualityInput[canon.Scalar]{Source: toScalars(source), Claim: toScalars(claim)}
+		scalars := multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: toScalars(source), Claim: toScalars(claim)}
 		name := strconv.Itoa(n)
 		peers := []struct {
 			name string
@@ -102,10 +102,10 @@ func BenchmarkDifference(b *testing.B) {
 	for _, n := range sizes {
 		left := mixed(n, 1)
 		right := append(shuffled(left, 2)[:n/2], mixed(n/2, 9)...)
-		in := multiset.DifferenceInput[any]{Left: left, Right: right}
+		in := multiset.DifferenceInput[any, any]{Left: left, Right: right}
 		// The expected residuals, by the naive model.
 		in.Claim.LeftOnly, in.Claim.RightOnly = residuals(left, right), residuals(right, left)
-		eq := multiset.EqualityInput[any]{Source: left, Claim: right}
+		eq := multiset.EqualityInput[any, any]{Source: left, Claim: right}
 		name := strconv.Itoa(n)
 		peers := []struct {
 			name string

@@ -32,9 +32,9 @@ func Equality[S, C any](t testing.TB, source []S, claim []C) bool {
 	var res multiset.EqualityResult
 	var err error
 	if c, same := any(claim).([]S); same {
-		res, err = multiset.CheckEquality(multiset.EqualityInput[S]{Source: source, Claim: c}, noCap)
+		res, err = multiset.CheckEquality(multiset.EqualityInput[S, S]{Source: source, Claim: c}, noCap)
 	} else {
-		res, err = multiset.CheckEquality(multiset.EqualityInput[any]{Source: boxed(source), Claim: boxed(claim)}, noCap)
+		res, err = multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: boxed(source), Claim: boxed(claim)}, noCap)
 	}
 	if err != nil {
 		t.Errorf("%s", refused("Equality", err))
@@ -59,12 +59,12 @@ func Difference[T, C any](t testing.TB, left, right []T, leftOnly, rightOnly []C
 	var res multiset.DifferenceResult
 	var err error
 	if lo, same := any(leftOnly).([]T); same {
-		res, err = multiset.CheckDifference(multiset.DifferenceInput[T]{
+		res, err = multiset.CheckDifference(multiset.DifferenceInput[T, T]{
 			Left: left, Right: right,
 			Claim: multiset.DifferenceClaim[T]{LeftOnly: lo, RightOnly: any(rightOnly).([]T)},
 		}, noCap)
 	} else {
-		res, err = multiset.CheckDifference(multiset.DifferenceInput[any]{
+		res, err = multiset.CheckDifference(multiset.DifferenceInput[any, any]{
 			Left: boxed(left), Right: boxed(right),
 			Claim: multiset.DifferenceClaim[any]{LeftOnly: boxed(leftOnly), RightOnly: boxed(rightOnly)},
 		}, noCap)

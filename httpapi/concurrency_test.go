@@ -17,7 +17,7 @@ func TestMaxConcurrent(t *testing.T) {
 	const limit, clients = 2, 12
 	var now, peak atomic.Int32
 	release := make(chan struct{})
-	h := newHandler(Options{MaxConcurrent: limit}, func(tool *schema.Tool, in []byte) ([]byte, error) {
+	h := newHandler(Options{MaxConcurrent: limit}, func(tool *schema.Tool, in []byte) (schema.Output, error) {
 		n := now.Add(1)
 		for {
 			p := peak.Load()

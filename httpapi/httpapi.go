@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -71,6 +70,14 @@ type Options struct {
 	// httpapi itself imports only the standard library: metrics and access
 	// logs are built on this hook by the caller.
 	Observe func(*http.Request, Observation)
+	// BasePath is the path prefix the handler is mounted under, such as
+	// "/api" for a handler behind http.StripPrefix("/api", h). It is put
+	// before every URL the handler advertises: each descriptor's
+	// execute_url. Routes are matched after the prefix is stripped, so
+	// they do not change. "" (the default) means the handler is at the
+	// root, and every byte served is as without the option. A trailing "/"
+	// is dropped; a BasePath not starting with "/" makes New panic.
+	BasePath string
 }
 
 // An Observation describes one request the handler has answered.
@@ -135,7 +142,7 @@ func New(opts Options) http.Handler {
 
 // newHandler is New with the tool execution replaceable, so tests can reach
 // the panic path through the real routes; nil means (*schema.Tool).Execute.
-func newHandler(opts Options, execute func(*schema.Tool, []byte) ([]byte, error)) *handler {
+func newHandler(opts Options, execute func(*schema.Tool, []byte) (schema.Output, error)) *handler {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -167,10 +174,15 @@ func newHandler(opts Options, execute func(*schema.Tool, []byte) ([]byte, error)
 		bodyTimeout: opts.BodyTimeout, idleTimeout: opts.BodyIdleTimeout,
 	}
 	h.serve = h.route
-	// Descriptors never change: encode them once.
+	// Descriptors never change: encode them once, with their execute_url
+	// under the base path.
+	base := CleanBasePath(opts.BasePath)
+	h.tools = map[[2]string]*tool{}
 	list := []byte("[")
 	for i, t := range schema.Tools() {
+		t.ExecuteURL = base + t.ExecuteURL
 		d, _ := t.MarshalJSON()
+		h.tools[[2]string{t.ID, t.Version}] = &tool{t, append(d[:len(d):len(d)], '\n')}
 		if i > 0 {
 			list = append(list, ',')
 		}
@@ -180,6 +192,23 @@ func newHandler(opts Options, execute func(*schema.Tool, []byte) ([]byte, error)
 	return h
 }
 
+// CleanBasePath returns a BasePath without its trailing "/", and panics if
+// it is neither "" nor a path starting with "/".
+func CleanBasePath(p string) string {
+	p = strings.TrimRight(p, "/")
+	if p != "" && p[0] != '/' {
+		panic("httpapi: BasePath " + strconv.Quote(p) + " does not start with /")
+	}
+	return p
+}
+
+// A tool is a served tool and its descriptor document, as this handler
+// serves it.
+type tool struct {
+	t          *schema.Tool
+	descriptor []byte // with a trailing newline
+}
+
 type handler struct {
 	maxBody     int64
 	slots       chan struct{} // one token per execute request being checked
@@ -187,7 +216,8 @@ type handler struct {
 	bodyTimeout time.Duration
 	idleTimeout time.Duration
 	list        []byte // the GET /v1/tools body
-	execute     func(*schema.Tool, []byte) ([]byte, error)
+	tools       map[[2]string]*tool
+	execute     func(*schema.Tool, []byte) (schema.Output, error)
 	log         *slog.Logger
 	observe     func(*http.Request, Observation)
 	// serve answers the request; it is h.route except in tests.
@@ -253,16 +283,17 @@ func (h *handler) route(w *httpjson.Recorder, r *http.Request, obs *Observation)
 		if len(segs) == 6 {
 			obs.Route = RouteExecute
 		}
-		t, err := schema.Lookup(segs[2], segs[4])
-		if err != nil {
+		st := h.tools[[2]string{segs[2], segs[4]}]
+		if st == nil {
+			_, err := schema.Lookup(segs[2], segs[4]) // the unknown_tool error, as everywhere
 			httpjson.WriteError(w, http.StatusNotFound, err.(*claimcheck.Error))
 			return
 		}
+		t := st.t
 		obs.Tool, obs.Version = t.ID, t.Version
 		if len(segs) == 5 {
 			if allow(w, r, "GET, HEAD") {
-				d, _ := t.MarshalJSON()
-				httpjson.Write(w, r, http.StatusOK, append(d[:len(d):len(d)], '\n'))
+				httpjson.Write(w, r, http.StatusOK, st.descriptor)
 			}
 			return
 		}
@@ -353,10 +384,11 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 		httpjson.WriteError(w, statusOf(e.Code), e)
 		return
 	}
-	if h.observe != nil {
-		obs.Verdict = verdictOf(out)
+	obs.Verdict = "valid"
+	if !out.Valid {
+		obs.Verdict = out.Reason
 	}
-	httpjson.Write(w, r, http.StatusOK, append(out, '\n'))
+	httpjson.Write(w, r, http.StatusOK, append(out.Doc, '\n'))
 }
 
 func (h *handler) tooLarge() *claimcheck.Error {
@@ -450,24 +482,6 @@ func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (body []byte,
 	}
 }
 
-// verdictOf returns the Observation.Verdict of an output document.
-func verdictOf(out []byte) string {
-	var v struct {
-		Valid  bool    `json:"valid"`
-		Reason *string `json:"reason"`
-	}
-	switch {
-	case json.Unmarshal(out, &v) != nil:
-		return ""
-	case v.Valid:
-		return "valid"
-	case v.Reason != nil:
-		return *v.Reason
-	}
-	return "invalid"
-}
-
-// checkMediaType returns "" for application/json (any case, any parameters,
 // but a charset only utf-8: RFC 8259 section 8.1), else why not.
 func checkMediaType(ct string) string {
 	mt, params, err := mime.ParseMediaType(ct)

@@ -290,7 +290,7 @@ func TestConcurrent(t *testing.T) {
 func TestPanic(t *testing.T) {
 	var logBuf bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&logBuf, nil))
-	h := newHandler(Options{Logger: log}, func(*schema.Tool, []byte) ([]byte, error) { panic("boom") })
+	h := newHandler(Options{Logger: log}, func(*schema.Tool, []byte) (schema.Output, error) { panic("boom") })
 	eq := schema.Tools()[0]
 	res, body := serve(t, h, httptest.NewRequest("POST", eq.ExecuteURL, strings.NewReader(`{}`)))
 	if res.StatusCode != 500 {

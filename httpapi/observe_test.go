@@ -97,7 +97,7 @@ func TestObserve(t *testing.T) {
 func TestObservePanic(t *testing.T) {
 	var got []Observation
 	h := newHandler(Options{Logger: discardLogger(), Observe: func(_ *http.Request, o Observation) { got = append(got, o) }},
-		func(*schema.Tool, []byte) ([]byte, error) { panic("boom") })
+		func(*schema.Tool, []byte) (schema.Output, error) { panic("boom") })
 	eq := schema.Tools()[0]
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", eq.ExecuteURL, strings.NewReader(`{}`)))
 	if len(got) != 1 || got[0].Status != 500 || got[0].Code != InternalError || got[0].Tool != eq.ID {

@@ -20,7 +20,18 @@ import (
 // or modify the returned slice.
 func OpenAPI() []byte { return bytes.Clone(openAPIDoc()) }
 
-var openAPIDoc = sync.OnceValue(buildOpenAPI)
+// OpenAPIAt returns the OpenAPI document of a handler mounted under
+// basePath (see [Options.BasePath]): [OpenAPI] with a servers list of that
+// one URL, so that a client resolves every path under the prefix. An empty
+// basePath gives OpenAPI's bytes.
+func OpenAPIAt(basePath string) []byte {
+	if basePath = CleanBasePath(basePath); basePath == "" {
+		return OpenAPI()
+	}
+	return buildOpenAPI(basePath)
+}
+
+var openAPIDoc = sync.OnceValue(func() []byte { return buildOpenAPI("") })
 
 type obj = map[string]any
 
@@ -94,7 +105,7 @@ var descriptorSchema = obj{
 	},
 }
 
-func buildOpenAPI() []byte {
+func buildOpenAPI(basePath string) []byte {
 	schemas := obj{
 		"Descriptor":                descriptorSchema,
 		"Error":                     errorSchema([]claimcheck.Code{claimcheck.InvalidInput, claimcheck.LimitExceeded, claimcheck.UnknownTool, NotFound, MethodNotAllowed, RequestTimeout, UnsupportedMediaType, InternalError, Overloaded}, nil),
@@ -176,9 +187,14 @@ func buildOpenAPI() []byte {
 			},
 		}}
 	}
+	var servers []obj
+	if basePath != "" {
+		servers = []obj{{"url": basePath, "description": "the prefix the service is mounted under"}}
+	}
 	doc := struct {
 		OpenAPI    string `json:"openapi"`
 		Info       obj    `json:"info"`
+		Servers    []obj  `json:"servers,omitempty"`
 		Paths      obj    `json:"paths"`
 		Components obj    `json:"components"`
 	}{
@@ -190,6 +206,7 @@ func buildOpenAPI() []byte {
 				"a descriptor, or an error document {\"error\":{\"code\",\"path\",\"message\"}} with position and limit " +
 				"where they apply. GET routes also answer HEAD.",
 		},
+		Servers:    servers,
 		Paths:      paths,
 		Components: obj{"schemas": schemas, "responses": responses},
 	}

@@ -171,7 +171,7 @@ func checkConformance(t *testing.T, v *oaValidator, h http.Handler, tool *schema
 // documents.
 func TestOpenAPIRoutes(t *testing.T) {
 	v := newValidator(t)
-	h := newHandler(Options{MaxBodyBytes: 100, Logger: discardLogger()}, func(tool *schema.Tool, in []byte) ([]byte, error) {
+	h := newHandler(Options{MaxBodyBytes: 100, Logger: discardLogger()}, func(tool *schema.Tool, in []byte) (schema.Output, error) {
 		if string(in) == "panic" {
 			panic("test")
 		}

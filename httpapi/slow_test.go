@@ -155,7 +155,7 @@ func TestTrickleTimesOut(t *testing.T) {
 // TestSlowCheckAfterBody: the read deadlines end with the body; a check
 // that outlasts BodyIdleTimeout is still answered.
 func TestSlowCheckAfterBody(t *testing.T) {
-	h := newHandler(Options{BodyIdleTimeout: 20 * time.Millisecond}, func(tool *schema.Tool, in []byte) ([]byte, error) {
+	h := newHandler(Options{BodyIdleTimeout: 20 * time.Millisecond}, func(tool *schema.Tool, in []byte) (schema.Output, error) {
 		time.Sleep(100 * time.Millisecond)
 		return tool.Execute(in)
 	})
@@ -180,7 +180,7 @@ func TestSlowCheckAfterBody(t *testing.T) {
 func TestBufferedBytesBudget(t *testing.T) {
 	release := make(chan struct{})
 	h := newHandler(Options{MaxBodyBytes: 100, MaxBufferedBytes: 1, BodyTimeout: 50 * time.Millisecond},
-		func(tool *schema.Tool, in []byte) ([]byte, error) {
+		func(tool *schema.Tool, in []byte) (schema.Output, error) {
 			if len(in) == 100 {
 				<-release
 			}

@@ -75,7 +75,7 @@ func New(opts Options) *mcp.Server {
 		}
 		seen[t.ID] = true
 		t, _ = schema.Lookup(t.ID, "") // the newest version
-		s.AddTool(mcpTool(t), handler(t, opts, slots, t.Execute))
+		s.AddTool(mcpTool(t), handler(t, opts, slots, func(in []byte) ([]byte, error) { o, err := t.Execute(in); return o.Doc, err }))
 	}
 	return s
 }

@@ -111,8 +111,15 @@ func fill[E any](path string, xs []E, conv func(E) (canon.Scalar, error)) func(i
 // JSON scalar: == on interfaces compares dynamic types first, and an
 // element of base that converted is of a comparable type, so == cannot
 // panic; NaN, the one value not == to itself, never converts.
-func residual[T any](path string, xs, base []T) bag.Array {
+//
+// Same is set only where the claimed elements and base have the same Go type;
+// otherwise every claimed element is converted and looked up.
+func residual[T, C any](path string, xs []C, baseT []T) bag.Array {
 	a := array(path, xs)
+	base, ok := any(baseT).([]C)
+	if !ok {
+		return a
+	}
 	switch xs := any(xs).(type) {
 	case []any:
 		base := any(base).([]any)

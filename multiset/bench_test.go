@@ -32,7 +32,7 @@ func BenchmarkCheckEquality(b *testing.B) {
 			claim []any
 		}{{"shuffled", claim}, {"changed", changedNearEnd(claim)}} {
 			b.Run("n="+strconv.Itoa(n)+"/"+c.name, func(b *testing.B) {
-				in := multiset.EqualityInput[any]{Source: src, Claim: c.claim}
+				in := multiset.EqualityInput[any, any]{Source: src, Claim: c.claim}
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := multiset.CheckEquality(in, multiset.Limits{}); err != nil {
@@ -60,7 +60,7 @@ func BenchmarkCheckDifference(b *testing.B) {
 			lo   []any
 		}{{"exact", lo}, {"changed", changedNearEnd(lo)}} {
 			b.Run("n="+strconv.Itoa(n)+"/"+c.name, func(b *testing.B) {
-				in := multiset.DifferenceInput[any]{Left: left, Right: right,
+				in := multiset.DifferenceInput[any, any]{Left: left, Right: right,
 					Claim: multiset.DifferenceClaim[any]{LeftOnly: c.lo, RightOnly: ro}}
 				b.ReportAllocs()
 				for b.Loop() {
@@ -104,12 +104,12 @@ func TestAllocsDoNotGrowWithItems(t *testing.T) {
 		src, claim := bag(n)
 		l := multiset.Limits{}
 		eq = testing.AllocsPerRun(20, func() {
-			if r, err := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar]{Source: src, Claim: claim}, l); err != nil || !r.Valid {
+			if r, err := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: src, Claim: claim}, l); err != nil || !r.Valid {
 				t.Fatal(r, err)
 			}
 		})
 		diff = testing.AllocsPerRun(20, func() {
-			if r, err := multiset.CheckDifference(multiset.DifferenceInput[canon.Scalar]{Left: src, Right: claim}, l); err != nil || !r.Valid {
+			if r, err := multiset.CheckDifference(multiset.DifferenceInput[canon.Scalar, canon.Scalar]{Left: src, Right: claim}, l); err != nil || !r.Valid {
 				t.Fatal(r, err)
 			}
 		})

@@ -82,7 +82,7 @@ func parseInput(doc []byte) (*jsontext.Doc, bool) {
 
 // decodeEquality reads an equality input document; ok is false for a
 // JSON-layer case.
-func decodeEquality(doc []byte) (in multiset.EqualityInput[any], ok bool) {
+func decodeEquality(doc []byte) (in multiset.EqualityInput[any, any], ok bool) {
 	d, ok := parseInput(doc)
 	if !ok {
 		return in, false
@@ -99,7 +99,7 @@ func decodeEquality(doc []byte) (in multiset.EqualityInput[any], ok bool) {
 
 // decodeDifference reads a difference input document; ok is false for a
 // JSON-layer case.
-func decodeDifference(doc []byte) (in multiset.DifferenceInput[any], ok bool) {
+func decodeDifference(doc []byte) (in multiset.DifferenceInput[any, any], ok bool) {
 	d, ok := parseInput(doc)
 	if !ok {
 		return in, false
@@ -201,25 +201,25 @@ func TestConformanceCoverage(t *testing.T) {
 func TestDecodeEquality(t *testing.T) {
 	type row struct {
 		doc    string
-		want   multiset.EqualityInput[any]
+		want   multiset.EqualityInput[any, any]
 		ok     bool
 		reason string
 	}
 	rows := []row{
-		{`{"source":[1],"claim":[1]}`, multiset.EqualityInput[any]{Source: []any{json.Number("1")}, Claim: []any{json.Number("1")}}, true,
+		{`{"source":[1],"claim":[1]}`, multiset.EqualityInput[any, any]{Source: []any{json.Number("1")}, Claim: []any{json.Number("1")}}, true,
 			"a plain input; numbers stay JSON text"},
 		{` {"claim":[null,true],"\u0073ource":["\ud83d\ude00",1e400]} `,
-			multiset.EqualityInput[any]{Source: []any{"😀", json.Number("1e400")}, Claim: []any{nil, true}}, true,
+			multiset.EqualityInput[any, any]{Source: []any{"😀", json.Number("1e400")}, Claim: []any{nil, true}}, true,
 			"any order, escaped names, a surrogate pair and an out-of-range number are inputs"},
-		{`{"source":["\ud800",[1],{}],"claim":[]}`, multiset.EqualityInput[any]{Source: []any{"\xed\xa0\x80", []any{}, map[string]any{}}, Claim: []any{}}, true,
+		{`{"source":["\ud800",[1],{}],"claim":[]}`, multiset.EqualityInput[any, any]{Source: []any{"\xed\xa0\x80", []any{}, map[string]any{}}, Claim: []any{}}, true,
 			"a lone surrogate stays invalid; nested values stand in for themselves"},
-		{`{"Source":[1],"claim":[1]}`, multiset.EqualityInput[any]{}, false, "member names are case-sensitive"},
-		{`{"source":[1],"claim":[1],"claim":[2]}`, multiset.EqualityInput[any]{}, false, "a duplicate member"},
-		{`{"source":[1]}`, multiset.EqualityInput[any]{}, false, "a missing member"},
-		{`{"source":null,"claim":[]}`, multiset.EqualityInput[any]{}, false, "null is not an array"},
-		{`{"source":[],"claim":[]} {}`, multiset.EqualityInput[any]{}, false, "trailing data"},
-		{`{"source":[01],"claim":[]}`, multiset.EqualityInput[any]{}, false, "a malformed number"},
-		{`[]`, multiset.EqualityInput[any]{}, false, "the root is not an object"},
+		{`{"Source":[1],"claim":[1]}`, multiset.EqualityInput[any, any]{}, false, "member names are case-sensitive"},
+		{`{"source":[1],"claim":[1],"claim":[2]}`, multiset.EqualityInput[any, any]{}, false, "a duplicate member"},
+		{`{"source":[1]}`, multiset.EqualityInput[any, any]{}, false, "a missing member"},
+		{`{"source":null,"claim":[]}`, multiset.EqualityInput[any, any]{}, false, "null is not an array"},
+		{`{"source":[],"claim":[]} {}`, multiset.EqualityInput[any, any]{}, false, "trailing data"},
+		{`{"source":[01],"claim":[]}`, multiset.EqualityInput[any, any]{}, false, "a malformed number"},
+		{`[]`, multiset.EqualityInput[any, any]{}, false, "the root is not an object"},
 	}
 	testutil.Run(t, rows, func(t *testing.T, r row) {
 		got, ok := decodeEquality([]byte(r.doc))

@@ -1,24 +1,28 @@
 package multiset
 
 import (
+	"slices"
+
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
+	"github.com/claimcheck/claimcheck/internal/jsontext"
 	"github.com/claimcheck/claimcheck/internal/jsonw"
 )
 
 // DifferenceInput is the input of the multiset-difference-check tool: two
 // arrays and the claimed residuals of their bag difference. T is the element
-// type, as for [EqualityInput]. A nil slice is an empty array.
-type DifferenceInput[T any] struct {
+// type of left and right, C that of the claimed lists, the same or not, as
+// for [EqualityInput]. A nil slice is an empty array.
+type DifferenceInput[T, C any] struct {
 	Left  []T                `json:"left"`
 	Right []T                `json:"right"`
-	Claim DifferenceClaim[T] `json:"claim"`
+	Claim DifferenceClaim[C] `json:"claim"`
 }
 
 // DifferenceClaim is the claimed pair of residuals.
-type DifferenceClaim[T any] struct {
-	LeftOnly  []T `json:"left_only"`
-	RightOnly []T `json:"right_only"`
+type DifferenceClaim[C any] struct {
+	LeftOnly  []C `json:"left_only"`
+	RightOnly []C `json:"right_only"`
 }
 
 // DifferenceResult is the verdict of [CheckDifference].
@@ -31,7 +35,11 @@ type DifferenceResult struct {
 	// ReferenceVersion is [ReferenceVersion].
 	ReferenceVersion string
 
-	tally *bag.DifferenceTally // for Residuals; nil in a zero result
+	// Residuals reads one of these: tally (an invalid result), over copies
+	// of left and right; or claimed (a valid one), copies of the claimed
+	// lists, which are the residuals.
+	tally   *bag.DifferenceTally
+	claimed *[2]bag.Array
 }
 
 // DifferenceDiscrepancy is the first index at which a claimed residual
@@ -68,7 +76,13 @@ type DifferenceDiscrepancy struct {
 // or not exact, the array over MaxDistinct (limit max_distinct). A zero
 // field of lim means [DefaultLimits]'. Time is linear in the number of
 // elements, memory in the number of elements and distinct values.
-func CheckDifference[T any](in DifferenceInput[T], lim Limits) (DifferenceResult, error) {
+//
+// The result owns what it reports: it keeps a copy of the slices
+// [DifferenceResult.Residuals] reads (the claimed lists of a valid result;
+// left and right of an invalid one), the elements themselves and not their
+// conversions, so nothing the caller does to in's slices after the call
+// changes it.
+func CheckDifference[T, C any](in DifferenceInput[T, C], lim Limits) (DifferenceResult, error) {
 	arrays := [4]bag.Array{
 		array("/left", in.Left),
 		array("/right", in.Right),
@@ -79,9 +93,24 @@ func CheckDifference[T any](in DifferenceInput[T], lim Limits) (DifferenceResult
 	if err != nil {
 		return DifferenceResult{}, err
 	}
+	// Package schema's elements, the one caller of this type, live in a
+	// document it never changes while the result is in use, and it never
+	// asks for the residuals: no copy.
+	_, internal := any(in.Left).([]jsontext.Elem)
 	m := t.First()
 	if m == nil {
-		return DifferenceResult{Valid: true, ReferenceVersion: ReferenceVersion, tally: t}, nil
+		r := DifferenceResult{Valid: true, ReferenceVersion: ReferenceVersion, tally: t}
+		if !internal {
+			r.tally = nil
+			r.claimed = &[2]bag.Array{
+				array("/claim/left_only", slices.Clone(in.Claim.LeftOnly)),
+				array("/claim/right_only", slices.Clone(in.Claim.RightOnly)),
+			}
+		}
+		return r, nil
+	}
+	if !internal {
+		t.Rebase(array("/left", slices.Clone(in.Left)), array("/right", slices.Clone(in.Right)))
 	}
 	d := &DifferenceDiscrepancy{Path: m.Path, Expected: m.Expected, Actual: m.Actual}
 	return DifferenceResult{Reason: ClaimMismatch, Discrepancy: d, ReferenceVersion: ReferenceVersion, tally: t}, nil
@@ -89,14 +118,26 @@ func CheckDifference[T any](in DifferenceInput[T], lim Limits) (DifferenceResult
 
 // Residuals returns the residuals the claim should have had: the expected
 // left_only and right_only lists, in canonical form. Both are nil for a zero
-// result. The check keeps none of its working memory, so Residuals reads
-// left and right again (about two thirds of the check's time): the input
-// slices must not have changed since the check.
+// result. They are computed on each call from the result's own copies of the
+// input (see [CheckDifference]): for an invalid result that takes about two
+// thirds of the check's time.
 func (r DifferenceResult) Residuals() (leftOnly, rightOnly []canon.Scalar) {
-	if r.tally == nil {
-		return nil, nil
+	switch {
+	case r.claimed != nil:
+		return convertAll(&r.claimed[0]), convertAll(&r.claimed[1])
+	case r.tally != nil:
+		return r.tally.Residuals()
 	}
-	return r.tally.Residuals()
+	return nil, nil
+}
+
+// convertAll converts every element of a, which converted before.
+func convertAll(a *bag.Array) []canon.Scalar {
+	out := make([]canon.Scalar, a.N)
+	if a.Fill(0, out) != nil {
+		return nil // not reached: the check converted these elements
+	}
+	return out
 }
 
 // Err returns nil for a valid claim, and otherwise an error whose message

@@ -3,7 +3,7 @@
 // bag as a source array, and [CheckDifference] whether claimed left-only and
 // right-only residuals are the bag difference of two arrays.
 //
-//	res, err := multiset.CheckEquality(multiset.EqualityInput[int]{Source: want, Claim: got}, multiset.Limits{})
+//	res, err := multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: want, Claim: got}, multiset.Limits{})
 //
 // # Elements
 //

@@ -9,14 +9,15 @@ import (
 )
 
 // EqualityInput is the input of the multiset-equality-check tool: two arrays
-// of JSON scalars. T is the element type; see the package documentation for
-// the types whose elements are scalars ([]any, []int, []string, ...). A nil
-// slice is an empty array. The json tags name the tool's document members,
+// of JSON scalars. S and C are the element types of source and claim, the
+// same or not (a []int reference against a decoded []any answer); see the
+// package documentation for the types whose elements are scalars ([]any,
+// []int, []string, []canon.Scalar, ...). A nil slice is an empty array. The json tags name the tool's document members,
 // for decoding with encoding/json (which, unlike the JSON tools, is lenient:
 // see package schema for the strict reading).
-type EqualityInput[T any] struct {
-	Source []T `json:"source"`
-	Claim  []T `json:"claim"`
+type EqualityInput[S, C any] struct {
+	Source []S `json:"source"`
+	Claim  []C `json:"claim"`
 }
 
 // EqualityResult is the verdict of [CheckEquality].
@@ -29,7 +30,7 @@ type EqualityResult struct {
 	// ReferenceVersion is [ReferenceVersion].
 	ReferenceVersion string
 
-	tally *bag.EqualityTally // the counts, for Discrepancies; nil when valid
+	tally *bag.EqualityTally // every mismatch, values converted; nil when valid
 }
 
 // EqualityDiscrepancy is a value whose counts differ. In the output
@@ -62,7 +63,11 @@ type EqualityDiscrepancy struct {
 // source over MaxDistinct (path /source, limit max_distinct); then the same
 // for claim. A zero field of lim means [DefaultLimits]'. Time is linear in
 // the number of elements, memory in the number of distinct values.
-func CheckEquality[T any](in EqualityInput[T], lim Limits) (EqualityResult, error) {
+//
+// The result owns what it reports: an invalid result keeps every mismatch
+// with its value converted, so nothing the caller does to in's slices after
+// the call changes it. A valid result keeps nothing.
+func CheckEquality[S, C any](in EqualityInput[S, C], lim Limits) (EqualityResult, error) {
 	src, claim := array("/source", in.Source), array("/claim", in.Claim)
 	t, err := bag.Equality(lim.bag(), &src, &claim)
 	if err != nil {
@@ -81,8 +86,8 @@ func equalityDiscrepancy(m *bag.EqualityMismatch) *EqualityDiscrepancy {
 
 // Discrepancies yields every value whose counts differ, in the order of
 // [CheckEquality]: its first is r.Discrepancy. It yields nothing for a valid
-// result or a zero one. Listing them all takes one pass over the distinct
-// values, after the check.
+// result or a zero one. The mismatches were gathered by the check: listing
+// them reads none of its input.
 func (r EqualityResult) Discrepancies() iter.Seq[EqualityDiscrepancy] {
 	return func(yield func(EqualityDiscrepancy) bool) {
 		if r.tally == nil || r.Valid {

@@ -11,9 +11,9 @@ import (
 // TestErrWrapsErrRejected: every non-nil Err of a result, including the zero
 // result returned beside an error, wraps ErrRejected; a valid result's is nil.
 func TestErrWrapsErrRejected(t *testing.T) {
-	eq, _ := multiset.CheckEquality(multiset.EqualityInput[any]{Source: []any{1, 1}, Claim: []any{1}}, multiset.Limits{})
-	diff, _ := multiset.CheckDifference(multiset.DifferenceInput[any]{Left: []any{1}}, multiset.Limits{})
-	ok, _ := multiset.CheckEquality(multiset.EqualityInput[any]{}, multiset.Limits{})
+	eq, _ := multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: []any{1, 1}, Claim: []any{1}}, multiset.Limits{})
+	diff, _ := multiset.CheckDifference(multiset.DifferenceInput[any, any]{Left: []any{1}}, multiset.Limits{})
+	ok, _ := multiset.CheckEquality(multiset.EqualityInput[any, any]{}, multiset.Limits{})
 	type row struct {
 		err    error
 		want   bool

@@ -12,7 +12,7 @@ import (
 
 func ExampleCheckEquality() {
 	// Order does not matter, and 1, 1.0 and the JSON literal 1e0 are one value.
-	res, err := multiset.CheckEquality(multiset.EqualityInput[any]{
+	res, err := multiset.CheckEquality(multiset.EqualityInput[any, any]{
 		Source: []any{1, nil, 1},
 		Claim:  []any{nil, 1.0, json.Number("1e0")},
 	}, multiset.Limits{})
@@ -26,7 +26,7 @@ func ExampleCheckEquality() {
 
 func ExampleCheckEquality_mismatch() {
 	// The claim lost one 1 and gained the string "1", which is another value.
-	res, err := multiset.CheckEquality(multiset.EqualityInput[any]{
+	res, err := multiset.CheckEquality(multiset.EqualityInput[any, any]{
 		Source: []any{1, "b", 1},
 		Claim:  []any{"b", 1, "1"},
 	}, multiset.Limits{})
@@ -44,10 +44,10 @@ func ExampleCheckEquality_mismatch() {
 func ExampleCheckEquality_typed() {
 	want := []string{"apple", "apple", "pear", "fig"}
 	got := []string{"pear", "apple", "fig", "apple"}
-	res, err := multiset.CheckEquality(multiset.EqualityInput[string]{Source: want, Claim: got}, multiset.Limits{})
+	res, err := multiset.CheckEquality(multiset.EqualityInput[string, string]{Source: want, Claim: got}, multiset.Limits{})
 	fmt.Println(res, err)
 
-	res, _ = multiset.CheckEquality(multiset.EqualityInput[int]{Source: []int{3, 1, 2}, Claim: []int{1, 2, 3, 3}}, multiset.Limits{})
+	res, _ = multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: []int{3, 1, 2}, Claim: []int{1, 2, 3, 3}}, multiset.Limits{})
 	fmt.Println(res)
 	// Output:
 	// valid <nil>
@@ -59,13 +59,13 @@ func ExampleCheckEquality_typed() {
 // the number encoding/json writes for it.
 func ExampleCheckEquality_exact() {
 	ids := []uint64{18446744073709551615, 18446744073709551614}
-	_, err := multiset.CheckEquality(multiset.EqualityInput[uint64]{Source: ids[:1], Claim: ids[1:]}, multiset.Limits{})
+	_, err := multiset.CheckEquality(multiset.EqualityInput[uint64, uint64]{Source: ids[:1], Claim: ids[1:]}, multiset.Limits{})
 	var e *claimcheck.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Code, e.Path)
 	}
 
-	res, _ := multiset.CheckEquality(multiset.EqualityInput[any]{
+	res, _ := multiset.CheckEquality(multiset.EqualityInput[any, any]{
 		Source: []any{float32(0.1)},
 		Claim:  []any{0.1}, // as encoding/json decodes the JSON 0.1
 	}, multiset.Limits{})
@@ -77,7 +77,7 @@ func ExampleCheckEquality_exact() {
 
 // Discrepancies lists every value whose counts differ, not only the first.
 func ExampleEqualityResult_Discrepancies() {
-	res, _ := multiset.CheckEquality(multiset.EqualityInput[any]{
+	res, _ := multiset.CheckEquality(multiset.EqualityInput[any, any]{
 		Source: []any{2, 2, "2", 3, 3, 5},
 		Claim:  []any{2, 3, 3, 7},
 	}, multiset.Limits{})
@@ -94,7 +94,7 @@ func ExampleEqualityResult_Discrepancies() {
 func ExampleCheckDifference() {
 	// The earliest occurrences are the ones removed: ["a","a","b"] minus
 	// ["a","c"] leaves ["a","b"], not ["b","a"].
-	in := multiset.DifferenceInput[any]{
+	in := multiset.DifferenceInput[any, any]{
 		Left:  []any{"a", "a", "b"},
 		Right: []any{"a", "c"},
 		Claim: multiset.DifferenceClaim[any]{LeftOnly: []any{"b", "a"}, RightOnly: []any{"c"}},
@@ -115,7 +115,7 @@ func ExampleCheckDifference() {
 
 // Residuals gives the lists a wrong claim should have had.
 func ExampleDifferenceResult_Residuals() {
-	res, _ := multiset.CheckDifference(multiset.DifferenceInput[int]{
+	res, _ := multiset.CheckDifference(multiset.DifferenceInput[int, int]{
 		Left:  []int{1, 2, 2, 3},
 		Right: []int{2, 4},
 		Claim: multiset.DifferenceClaim[int]{LeftOnly: []int{1, 3}},
@@ -133,7 +133,7 @@ func ExampleLimits() {
 	for i := range bag {
 		bag[i] = i % 100
 	}
-	in := multiset.EqualityInput[int]{Source: bag, Claim: bag}
+	in := multiset.EqualityInput[int, int]{Source: bag, Claim: bag}
 
 	// The descriptors' limits refuse a bag of 20000 items...
 	_, err := multiset.CheckEquality(in, multiset.Limits{})
@@ -152,7 +152,7 @@ func ExampleLimits() {
 // AppendJSON writes the tool's output document, and refuses a result that is
 // not a verdict, such as the zero value a check returns beside an error.
 func ExampleEqualityResult_AppendJSON() {
-	res, _ := multiset.CheckEquality(multiset.EqualityInput[int]{Source: []int{1, 1}, Claim: []int{1}}, multiset.Limits{})
+	res, _ := multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: []int{1, 1}, Claim: []int{1}}, multiset.Limits{})
 	out, _ := res.AppendJSON(nil)
 	var pretty bytes.Buffer
 	json.Indent(&pretty, out, "", "  ")
@@ -175,7 +175,7 @@ func ExampleEqualityResult_AppendJSON() {
 }
 
 func ExampleDifferenceResult_AppendJSON() {
-	res, _ := multiset.CheckDifference(multiset.DifferenceInput[any]{
+	res, _ := multiset.CheckDifference(multiset.DifferenceInput[any, any]{
 		Left:  []any{1, "x"},
 		Right: []any{"x"},
 	}, multiset.Limits{})
@@ -195,7 +195,7 @@ func (T) Errorf(format string, args ...any) { fmt.Printf("FAIL: "+format+"\n", a
 // sameBag is a grading helper: does the student's answer hold the same
 // elements as the reference, in any order?
 func sameBag(t interface{ Errorf(string, ...any) }, got, want []int) {
-	res, err := multiset.CheckEquality(multiset.EqualityInput[int]{Source: want, Claim: got}, multiset.Limits{})
+	res, err := multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: want, Claim: got}, multiset.Limits{})
 	if err != nil {
 		t.Errorf("cannot check: %v", err)
 		return
@@ -214,7 +214,7 @@ func ExampleEqualityResult_Err() {
 }
 
 func ExampleDifferenceResult_Err() {
-	res, _ := multiset.CheckDifference(multiset.DifferenceInput[string]{
+	res, _ := multiset.CheckDifference(multiset.DifferenceInput[string, string]{
 		Left:  []string{"a", "b"},
 		Right: []string{"b"},
 	}, multiset.Limits{})

@@ -128,8 +128,8 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte{0x00, 0x01, 0x02, 0x43, 0x05, 0x80, 0xc1, 0x82, 0x8c, 0x4c})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lists := decodeLists(data)
-		in := multiset.EqualityInput[any]{Source: lists[0], Claim: lists[1]}
-		din := multiset.DifferenceInput[any]{Left: lists[0], Right: lists[1],
+		in := multiset.EqualityInput[any, any]{Source: lists[0], Claim: lists[1]}
+		din := multiset.DifferenceInput[any, any]{Left: lists[0], Right: lists[1],
 			Claim: multiset.DifferenceClaim[any]{LeftOnly: lists[2], RightOnly: lists[3]}}
 
 		r1, err1 := multiset.CheckEquality(in, multiset.Limits{})

@@ -33,7 +33,7 @@ func TestMemoryFollowsDistinctValues(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		res, err := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar]{Source: xs, Claim: xs}, lim)
+		res, err := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: xs, Claim: xs}, lim)
 		runtime.ReadMemStats(&after)
 		if err != nil || !res.Valid {
 			t.Fatalf("CheckEqualityScalars = %v, %v", res, err)
@@ -60,7 +60,7 @@ func TestCheckEqualityOfReadsElementsWithoutBoxing(t *testing.T) {
 		src[i] = i % 100
 	}
 	allocs := testing.AllocsPerRun(5, func() {
-		if res, err := multiset.CheckEquality(multiset.EqualityInput[int]{Source: src, Claim: src}, multiset.Limits{}); err != nil || !res.Valid {
+		if res, err := multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: src, Claim: src}, multiset.Limits{}); err != nil || !res.Valid {
 			t.Fatalf("CheckEqualityOf = %v, %v", res, err)
 		}
 	})
@@ -74,16 +74,16 @@ func TestCheckEqualityOfReadsElementsWithoutBoxing(t *testing.T) {
 	}
 	testutil.Run(t, []row{
 		{func() (multiset.EqualityResult, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[score]{Source: []score{1, 2}, Claim: []score{2, 1}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[score, score]{Source: []score{1, 2}, Claim: []score{2, 1}}, multiset.Limits{})
 		}, true, "a named integer type compares as numbers"},
 		{func() (multiset.EqualityResult, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[json.Number]{Source: []json.Number{"1", "2.0"}, Claim: []json.Number{"2", "1e0"}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[json.Number, json.Number]{Source: []json.Number{"1", "2.0"}, Claim: []json.Number{"2", "1e0"}}, multiset.Limits{})
 		}, true, "json.Number elements are number literals, not strings"},
 		{func() (multiset.EqualityResult, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[string]{Source: []string{"1"}, Claim: []string{"1.0"}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[string, string]{Source: []string{"1"}, Claim: []string{"1.0"}}, multiset.Limits{})
 		}, false, "strings are strings"},
 		{func() (multiset.EqualityResult, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[float32]{Source: []float32{0.5}, Claim: []float32{0.5}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[float32, float32]{Source: []float32{0.5}, Claim: []float32{0.5}}, multiset.Limits{})
 		}, true, "float32 converts exactly"},
 	}, func(t *testing.T, tc row) {
 		res, err := tc.got()
@@ -91,7 +91,7 @@ func TestCheckEqualityOfReadsElementsWithoutBoxing(t *testing.T) {
 			t.Errorf("got %v, %v; want valid=%v", res, err, tc.valid)
 		}
 	})
-	if _, err := multiset.CheckEquality(multiset.EqualityInput[json.Number]{Source: []json.Number{"1", "1e400"}, Claim: nil}, multiset.Limits{}); err == nil {
+	if _, err := multiset.CheckEquality(multiset.EqualityInput[json.Number, json.Number]{Source: []json.Number{"1", "1e400"}, Claim: nil}, multiset.Limits{}); err == nil {
 		t.Error("json.Number 1e400: want an error at /source/1")
 	} else if e := err.(*claimcheck.Error); e.Path != "/source/1" {
 		t.Errorf("json.Number 1e400: error at %q, want /source/1", e.Path)

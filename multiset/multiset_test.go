@@ -321,7 +321,7 @@ var equalityRows = []equalityRow{
 
 func TestCheckEqualityTable(t *testing.T) {
 	testutil.Run(t, equalityRows, func(t *testing.T, r equalityRow) {
-		in := multiset.EqualityInput[any]{Source: r.source, Claim: r.claim}
+		in := multiset.EqualityInput[any, any]{Source: r.source, Claim: r.claim}
 		var res multiset.EqualityResult
 		var err error
 		if r.limits == nil {
@@ -496,7 +496,7 @@ func respell(xs []any) []any {
 
 func TestCheckDifferenceTable(t *testing.T) {
 	testutil.Run(t, differenceRows, func(t *testing.T, r differenceRow) {
-		in := multiset.DifferenceInput[any]{Left: r.left, Right: r.right,
+		in := multiset.DifferenceInput[any, any]{Left: r.left, Right: r.right,
 			Claim: multiset.DifferenceClaim[any]{LeftOnly: r.lo, RightOnly: r.ro}}
 		var res multiset.DifferenceResult
 		var err error
@@ -553,14 +553,14 @@ func TestScalarsAPI(t *testing.T) {
 		{"max_distinct of left_only", multiset.Limits{MaxDistinct: 1}, []any{1}, []any{1}, []any{1, 2}, nil},
 	}
 	testutil.Run(t, rows, func(t *testing.T, r row) {
-		eq, err1 := multiset.CheckEquality(multiset.EqualityInput[any]{Source: r.a, Claim: r.b}, r.limits)
-		eqS, err2 := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar]{Source: scalars(t, r.a...), Claim: scalars(t, r.b...)}, r.limits)
+		eq, err1 := multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: r.a, Claim: r.b}, r.limits)
+		eqS, err2 := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: scalars(t, r.a...), Claim: scalars(t, r.b...)}, r.limits)
 		if !sameAnswer(eq, err1, eqS, err2) {
 			t.Errorf("equality: typed %v %v, scalars %v %v", eq, err1, eqS, err2)
 		}
-		in := multiset.DifferenceInput[any]{Left: r.a, Right: r.b, Claim: multiset.DifferenceClaim[any]{LeftOnly: r.lo, RightOnly: r.ro}}
+		in := multiset.DifferenceInput[any, any]{Left: r.a, Right: r.b, Claim: multiset.DifferenceClaim[any]{LeftOnly: r.lo, RightOnly: r.ro}}
 		df, err1 := multiset.CheckDifference(in, r.limits)
-		dfS, err2 := multiset.CheckDifference(multiset.DifferenceInput[canon.Scalar]{Left: scalars(t, r.a...), Right: scalars(t, r.b...),
+		dfS, err2 := multiset.CheckDifference(multiset.DifferenceInput[canon.Scalar, canon.Scalar]{Left: scalars(t, r.a...), Right: scalars(t, r.b...),
 			Claim: multiset.DifferenceClaim[canon.Scalar]{LeftOnly: scalars(t, r.lo...), RightOnly: scalars(t, r.ro...)}}, r.limits)
 		if !sameAnswer(df, err1, dfS, err2) {
 			t.Errorf("difference: typed %v %v, scalars %v %v", df, err1, dfS, err2)
@@ -589,78 +589,80 @@ func TestGenericHelpers(t *testing.T) {
 	}
 	rows := []row{
 		{"[]int bags", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[int]{Source: []int{1, 2, 2}, Claim: []int{2, 1, 2}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: []int{1, 2, 2}, Claim: []int{2, 1, 2}}, multiset.Limits{})
 		}, validDoc, nil},
 		{"[]string mismatch", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[string]{Source: []string{"a", "b"}, Claim: []string{"b", "b"}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[string, string]{Source: []string{"a", "b"}, Claim: []string{"b", "b"}}, multiset.Limits{})
 		},
 			mismatchDoc(`{"path":"/source/0","expected":"1","actual":"0"}`), nil},
 		{"[]float64 -0 equals 0", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[float64]{Source: []float64{negZero}, Claim: []float64{0}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[float64, float64]{Source: []float64{negZero}, Claim: []float64{0}}, multiset.Limits{})
 		}, validDoc, nil},
 		{"[]float32 is the number encoding/json writes", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[float32]{Source: []float32{0.5, 0.1}, Claim: []float32{0.1, 0.5}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[float32, float32]{Source: []float32{0.5, 0.1}, Claim: []float32{0.1, 0.5}}, multiset.Limits{})
 		}, validDoc, nil},
 		{"named element type", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[grade]{Source: []grade{"A", "B"}, Claim: []grade{"B", "A"}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[grade, grade]{Source: []grade{"A", "B"}, Claim: []grade{"B", "A"}}, multiset.Limits{})
 		}, validDoc, nil},
 		{"[]bool extra", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[bool]{Source: []bool{true}, Claim: []bool{true, false}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[bool, bool]{Source: []bool{true}, Claim: []bool{true, false}}, multiset.Limits{})
 		},
 			mismatchDoc(`{"path":"/claim/1","expected":"0","actual":"1"}`), nil},
 		{"[]int64 2^53 and 2^53+1 are not one value: 2^53+1 is refused, not rounded", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[int64]{Source: []int64{1 << 53}, Claim: []int64{1<<53 + 1}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[int64, int64]{Source: []int64{1 << 53}, Claim: []int64{1<<53 + 1}}, multiset.Limits{})
 		}, "", invalid("/claim/0", "not exactly a double")},
 		{"[]uint64 maximum is refused, so max and max-1 never compare equal", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[uint64]{Source: []uint64{math.MaxUint64}, Claim: []uint64{math.MaxUint64 - 1}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[uint64, uint64]{Source: []uint64{math.MaxUint64}, Claim: []uint64{math.MaxUint64 - 1}}, multiset.Limits{})
 		}, "", invalid("/source/0", "18446744073709551615")},
 		{"[]int64 2^60 is exact: accepted", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[int64]{Source: []int64{1 << 60, 3}, Claim: []int64{3, 1 << 60}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[int64, int64]{Source: []int64{1 << 60, 3}, Claim: []int64{3, 1 << 60}}, multiset.Limits{})
 		}, validDoc, nil},
 		{"named uint64 type checked like uint64", func() (any, error) {
 			type id uint64
-			return multiset.CheckEquality(multiset.EqualityInput[id]{Source: []id{1<<53 + 1}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[id, id]{Source: []id{1<<53 + 1}}, multiset.Limits{})
 		}, "", invalid("/source/0", "9007199254740993")},
 		{"[]json.Number 9007199254740993 is JSON text: it rounds to 2^53", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[json.Number]{Source: []json.Number{"9007199254740993"}, Claim: []json.Number{"9007199254740992"}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[json.Number, json.Number]{Source: []json.Number{"9007199254740993"}, Claim: []json.Number{"9007199254740992"}}, multiset.Limits{})
 		}, validDoc, nil},
 		{"[]any of canon.Scalar values", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[any]{Source: []any{canon.BoolScalar(true)}, Claim: []any{true}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: []any{canon.BoolScalar(true)}, Claim: []any{true}}, multiset.Limits{})
 		}, validDoc, nil},
 		{"an element type that is not a scalar: every element refused at its path", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[[]int]{Source: [][]int{{1}}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[[]int, []int]{Source: [][]int{{1}}}, multiset.Limits{})
 		}, "", invalid("/source/0", "[]int is not a JSON scalar")},
 		{"pointers are not followed", func() (any, error) {
 			one := 1
-			return multiset.CheckEquality(multiset.EqualityInput[*int]{Source: []*int{&one}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[*int, *int]{Source: []*int{&one}}, multiset.Limits{})
 		}, "", invalid("/source/0", "*int")},
-		{"nil typed slices are empty", func() (any, error) { return multiset.CheckEquality(multiset.EqualityInput[int]{}, multiset.Limits{}) }, validDoc, nil},
+		{"nil typed slices are empty", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[int, int]{}, multiset.Limits{})
+		}, validDoc, nil},
 		{"NaN in a []float64 names the element", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[float64]{Source: []float64{1}, Claim: []float64{1, nan}}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[float64, float64]{Source: []float64{1}, Claim: []float64{1, nan}}, multiset.Limits{})
 		}, "",
 			invalid("/claim/1", "not finite")},
 		{"invalid UTF-8 in a []string", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[string]{Source: []string{"\xc0\x80"}, Claim: nil}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[string, string]{Source: []string{"\xc0\x80"}, Claim: nil}, multiset.Limits{})
 		}, "",
 			invalid("/source/0", "UTF-8")},
 		{"default max_items applies", func() (any, error) {
-			return multiset.CheckEquality(multiset.EqualityInput[int]{Source: make([]int, 10001), Claim: nil}, multiset.Limits{})
+			return multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: make([]int, 10001), Claim: nil}, multiset.Limits{})
 		}, "",
 			limited("/source", "max_items")},
 		{"difference of []int", func() (any, error) {
-			return multiset.CheckDifference(multiset.DifferenceInput[int]{Left: []int{1, 2, 1}, Right: []int{1, 3}, Claim: multiset.DifferenceClaim[int]{LeftOnly: []int{2, 1}, RightOnly: []int{3}}}, multiset.Limits{})
+			return multiset.CheckDifference(multiset.DifferenceInput[int, int]{Left: []int{1, 2, 1}, Right: []int{1, 3}, Claim: multiset.DifferenceClaim[int]{LeftOnly: []int{2, 1}, RightOnly: []int{3}}}, multiset.Limits{})
 		}, validDoc, nil},
 		{"difference of []string, wrong residual", func() (any, error) {
-			return multiset.CheckDifference(multiset.DifferenceInput[string]{Left: []string{"a", "b", "a"}, Right: []string{"a"}, Claim: multiset.DifferenceClaim[string]{LeftOnly: []string{"a", "b"}, RightOnly: nil}}, multiset.Limits{})
+			return multiset.CheckDifference(multiset.DifferenceInput[string, string]{Left: []string{"a", "b", "a"}, Right: []string{"a"}, Claim: multiset.DifferenceClaim[string]{LeftOnly: []string{"a", "b"}, RightOnly: nil}}, multiset.Limits{})
 		}, mismatchDoc(`{"path":"/left_only/0","expected":"b","actual":"a"}`), nil},
 		{"difference of []uint8 with a short residual", func() (any, error) {
-			return multiset.CheckDifference(multiset.DifferenceInput[uint8]{Left: []uint8{7}, Right: nil, Claim: multiset.DifferenceClaim[uint8]{LeftOnly: nil, RightOnly: nil}}, multiset.Limits{})
+			return multiset.CheckDifference(multiset.DifferenceInput[uint8, uint8]{Left: []uint8{7}, Right: nil, Claim: multiset.DifferenceClaim[uint8]{LeftOnly: nil, RightOnly: nil}}, multiset.Limits{})
 		}, mismatchDoc(`{"path":"/left_only/0","expected":7,"actual":null}`), nil},
 		{"difference: Inf in right_only names the element at the document path", func() (any, error) {
-			return multiset.CheckDifference(multiset.DifferenceInput[float64]{Left: nil, Right: nil, Claim: multiset.DifferenceClaim[float64]{LeftOnly: nil, RightOnly: []float64{inf}}}, multiset.Limits{})
+			return multiset.CheckDifference(multiset.DifferenceInput[float64, float64]{Left: nil, Right: nil, Claim: multiset.DifferenceClaim[float64]{LeftOnly: nil, RightOnly: []float64{inf}}}, multiset.Limits{})
 		}, "", invalid("/claim/right_only/0", "not finite")},
 		{"difference: max_items of left_only", func() (any, error) {
-			return multiset.CheckDifference(multiset.DifferenceInput[int]{Left: nil, Right: nil, Claim: multiset.DifferenceClaim[int]{LeftOnly: make([]int, 10001), RightOnly: nil}}, multiset.Limits{})
+			return multiset.CheckDifference(multiset.DifferenceInput[int, int]{Left: nil, Right: nil, Claim: multiset.DifferenceClaim[int]{LeftOnly: make([]int, 10001), RightOnly: nil}}, multiset.Limits{})
 		}, "", limited("/claim/left_only", "max_items")},
 	}
 	testutil.Run(t, rows, func(t *testing.T, r row) {
@@ -692,13 +694,13 @@ func TestGenericAgreesWithTyped(t *testing.T) {
 		return out
 	}
 	for _, c := range claims {
-		a, err1 := multiset.CheckEquality(multiset.EqualityInput[float64]{Source: src, Claim: c}, multiset.Limits{})
-		b, err2 := multiset.CheckEquality(multiset.EqualityInput[any]{Source: box(src), Claim: box(c)}, multiset.Limits{})
+		a, err1 := multiset.CheckEquality(multiset.EqualityInput[float64, float64]{Source: src, Claim: c}, multiset.Limits{})
+		b, err2 := multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: box(src), Claim: box(c)}, multiset.Limits{})
 		if !sameAnswer(a, err1, b, err2) {
 			t.Errorf("claim %v: generic %v, typed %v", c, a, b)
 		}
-		d1, err1 := multiset.CheckDifference(multiset.DifferenceInput[float64]{Left: src, Right: c}, multiset.Limits{})
-		d2, err2 := multiset.CheckDifference(multiset.DifferenceInput[any]{Left: box(src), Right: box(c)}, multiset.Limits{})
+		d1, err1 := multiset.CheckDifference(multiset.DifferenceInput[float64, float64]{Left: src, Right: c}, multiset.Limits{})
+		d2, err2 := multiset.CheckDifference(multiset.DifferenceInput[any, any]{Left: box(src), Right: box(c)}, multiset.Limits{})
 		if !sameAnswer(d1, err1, d2, err2) {
 			t.Errorf("claim %v: generic difference %v, typed %v", c, d1, d2)
 		}
@@ -707,19 +709,19 @@ func TestGenericAgreesWithTyped(t *testing.T) {
 
 // TestNilEqualsEmpty: a nil slice and an empty one are the same input.
 func TestNilEqualsEmpty(t *testing.T) {
-	a, _ := multiset.CheckEquality(multiset.EqualityInput[any]{}, multiset.Limits{})
-	b, _ := multiset.CheckEquality(multiset.EqualityInput[any]{Source: []any{}, Claim: []any{}}, multiset.Limits{})
+	a, _ := multiset.CheckEquality(multiset.EqualityInput[any, any]{}, multiset.Limits{})
+	b, _ := multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: []any{}, Claim: []any{}}, multiset.Limits{})
 	if !sameAnswer(a, nil, b, nil) || !a.Valid {
 		t.Errorf("nil %v, empty %v", a, b)
 	}
-	c, _ := multiset.CheckDifference(multiset.DifferenceInput[any]{}, multiset.Limits{})
-	d, _ := multiset.CheckDifference(multiset.DifferenceInput[any]{Left: []any{}, Right: []any{},
+	c, _ := multiset.CheckDifference(multiset.DifferenceInput[any, any]{}, multiset.Limits{})
+	d, _ := multiset.CheckDifference(multiset.DifferenceInput[any, any]{Left: []any{}, Right: []any{},
 		Claim: multiset.DifferenceClaim[any]{LeftOnly: []any{}, RightOnly: []any{}}}, multiset.Limits{})
 	if !sameAnswer(c, nil, d, nil) || !c.Valid {
 		t.Errorf("nil %v, empty %v", c, d)
 	}
-	e, _ := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar]{Claim: []canon.Scalar{}}, multiset.Limits{})
-	f, _ := multiset.CheckDifference(multiset.DifferenceInput[canon.Scalar]{Claim: multiset.DifferenceClaim[canon.Scalar]{LeftOnly: []canon.Scalar{}}}, multiset.Limits{})
+	e, _ := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar, canon.Scalar]{Claim: []canon.Scalar{}}, multiset.Limits{})
+	f, _ := multiset.CheckDifference(multiset.DifferenceInput[canon.Scalar, canon.Scalar]{Claim: multiset.DifferenceClaim[canon.Scalar]{LeftOnly: []canon.Scalar{}}}, multiset.Limits{})
 	if !e.Valid || !f.Valid {
 		t.Errorf("Scalars API: nil and empty: %v %v", e, f)
 	}
@@ -729,7 +731,7 @@ func TestNilEqualsEmpty(t *testing.T) {
 // value, which is not valid, so code that ignores the error fails closed on
 // Valid.
 func TestErrorReturnsInvalidResult(t *testing.T) {
-	res, err := multiset.CheckEquality(multiset.EqualityInput[any]{Source: []any{nan}}, multiset.Limits{})
+	res, err := multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: []any{nan}}, multiset.Limits{})
 	if err == nil || res.Valid || res.Discrepancy != nil {
 		t.Fatalf("got %v, %v", res, err)
 	}
@@ -742,8 +744,8 @@ func TestDeterminism(t *testing.T) {
 	// Two changes: one value missing, one foreign value added, so the
 	// discrepancy depends on first-occurrence bookkeeping.
 	claim[len(claim)-3] = "not in source"
-	in := multiset.EqualityInput[any]{Source: src, Claim: claim}
-	din := multiset.DifferenceInput[any]{Left: src, Right: claim[:7000], Claim: multiset.DifferenceClaim[any]{LeftOnly: claim[:10]}}
+	in := multiset.EqualityInput[any, any]{Source: src, Claim: claim}
+	din := multiset.DifferenceInput[any, any]{Left: src, Right: claim[:7000], Claim: multiset.DifferenceClaim[any]{LeftOnly: claim[:10]}}
 	var first, firstD []byte
 	for i := 0; i < 20; i++ {
 		res, err := multiset.CheckEquality(in, multiset.Limits{})

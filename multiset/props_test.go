@@ -240,7 +240,7 @@ func genNear(t *rapid.T, xs []any) []any {
 }
 
 func equality(t *rapid.T, source, claim []any) multiset.EqualityResult {
-	r, err := multiset.CheckEquality(multiset.EqualityInput[any]{Source: source, Claim: claim}, multiset.Limits{})
+	r, err := multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: source, Claim: claim}, multiset.Limits{})
 	if err != nil {
 		t.Fatalf("CheckEquality(%v, %v): %v", source, claim, err)
 	}
@@ -248,7 +248,7 @@ func equality(t *rapid.T, source, claim []any) multiset.EqualityResult {
 }
 
 func difference(t *rapid.T, left, right, lo, ro []any) multiset.DifferenceResult {
-	in := multiset.DifferenceInput[any]{Left: left, Right: right, Claim: multiset.DifferenceClaim[any]{LeftOnly: lo, RightOnly: ro}}
+	in := multiset.DifferenceInput[any, any]{Left: left, Right: right, Claim: multiset.DifferenceClaim[any]{LeftOnly: lo, RightOnly: ro}}
 	r, err := multiset.CheckDifference(in, multiset.Limits{})
 	if err != nil {
 		t.Fatalf("CheckDifference(%v, %v, %v, %v): %v", left, right, lo, ro, err)

@@ -12,7 +12,7 @@ func TestConformance(t *testing.T) {
 	for _, tool := range schema.Tools() {
 		t.Run(tool.ID, func(t *testing.T) {
 			conformance.Run(t, tool.ID, func(t *testing.T, c conformance.Case) {
-				out, err := schema.Execute(tool.ID, tool.Version, c.Input)
+				out, err := docOf(schema.Execute(tool.ID, tool.Version, c.Input))
 				conformance.Check(t, c, out, err)
 			})
 		})

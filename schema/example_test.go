@@ -47,8 +47,10 @@ func ExampleExecute() {
 	if err != nil {
 		panic(err)
 	}
-	show(out)
+	fmt.Println(out.Valid, out.Reason)
+	show(out.Doc)
 	// Output:
+	// false claim_mismatch
 	// {
 	//   "valid": false,
 	//   "reason": "claim_mismatch",
@@ -72,7 +74,7 @@ func ExampleExecute_difference() {
 	if err != nil {
 		panic(err)
 	}
-	show(out)
+	show(out.Doc)
 	// Output:
 	// {
 	//   "valid": false,
@@ -92,7 +94,7 @@ func ExampleExecute_rational() {
 	if err != nil {
 		panic(err)
 	}
-	show(out)
+	show(out.Doc)
 	// Output:
 	// {
 	//   "valid": false,
@@ -149,14 +151,38 @@ func ExampleTool_Execute() {
 		panic(err)
 	}
 	out, _ := tool.Execute([]byte(`{"expression":"6/4","claimed_value":"3/2","require_canonical":true}`))
-	var doc struct {
-		Valid bool
-		Value string
-	}
-	json.Unmarshal(out, &doc)
-	fmt.Println(doc.Valid, doc.Value)
+	fmt.Println(out.Valid, out.Reason == "")
+	fmt.Println(string(out.Doc[:35]))
 	// Output:
-	// true 3/2
+	// true true
+	// {"valid":true,"reason":null,"value"
+}
+
+// A Tool from Tools or Lookup is the caller's own copy: changing it changes
+// nothing served. json.Marshal of a Tool, or of a *Tool, is its descriptor
+// document, written from its fields.
+func ExampleTool_MarshalJSON() {
+	tool, _ := schema.Lookup("multiset-equality-check", "")
+	tool.Limits[0].Value = 3 // no effect on what Execute enforces
+	tool.ExecuteURL = "/api" + tool.ExecuteURL
+	out, _ := tool.Execute([]byte(`{"source":[1,2,3,4],"claim":[4,3,2,1]}`))
+	fmt.Println(out.Valid)
+
+	byValue, _ := json.Marshal(*tool)
+	byPointer, _ := json.Marshal(tool)
+	var doc struct {
+		Limits     map[string]int `json:"limits"`
+		ExecuteURL string         `json:"execute_url"`
+	}
+	json.Unmarshal(byValue, &doc)
+	fmt.Println(bytes.Equal(byValue, byPointer), doc.Limits["max_items"], doc.ExecuteURL)
+
+	served, _ := schema.Lookup("multiset-equality-check", "")
+	fmt.Println(served.Limit("max_items"), served.ExecuteURL)
+	// Output:
+	// true
+	// true 3 /api/v1/tools/multiset-equality-check/versions/1.0.0/execute
+	// 10000 /v1/tools/multiset-equality-check/versions/1.0.0/execute
 }
 
 // Tools lists the served tools in a fixed order.

@@ -11,45 +11,67 @@ import (
 	"github.com/claimcheck/claimcheck/multiset"
 )
 
+// Output is what Execute gives for an input document it accepts: the output
+// document and the verdict it states, so that a caller need not read the
+// document again to branch on it or label it.
+type Output struct {
+	// Doc is the output document: compact, members in the output schema's
+	// order, no trailing newline.
+	Doc []byte
+	// Valid is the document's valid member.
+	Valid bool
+	// Reason is the document's reason member (claim_mismatch,
+	// value_mismatch, division_by_zero, not_canonical), "" when Valid.
+	Reason string
+}
+
 // Execute runs one tool on one input document and returns the output
-// document, or an *[claimcheck.Error] whose JSON form is the error document: code
-// invalid_input or limit_exceeded for input the tool refuses, unknown_tool
-// for a tool id or version not served (an empty version means the newest).
+// document with its verdict, or an *[claimcheck.Error] whose JSON form is
+// the error document: code invalid_input or limit_exceeded for input the
+// tool refuses, unknown_tool for a tool id or version not served (an empty
+// version means the newest).
 //
 // Input is read strictly, in one pass (docs/contract.md §5 and §6): a grammar
 // error anywhere is invalid_input at path "" before any other check; then
 // the members of each object in document order (unknown, duplicate, or not
 // valid Unicode), missing members in schema order, value types in schema
-// order, and each array's limit and elements. Limits are the descriptor's.
-// Output documents are deterministic bytes with members in the output
-// schema's property order. Execute is safe for concurrent use.
-func Execute(toolID, version string, input []byte) ([]byte, error) {
-	t, err := Lookup(toolID, version)
+// order, and each array's max_items, its elements, and its max_distinct.
+// Limits are the descriptor's. Output documents are deterministic bytes with
+// members in the output schema's property order. Execute is safe for
+// concurrent use.
+func Execute(toolID, version string, input []byte) (Output, error) {
+	s, err := lookup(toolID, version)
 	if err != nil {
-		return nil, err
+		return Output{}, err
 	}
-	return t.Execute(input)
+	return s.execute(input)
 }
 
 // Execute runs the tool on one input document; see the package function
-// [Execute].
-func (t *Tool) Execute(input []byte) ([]byte, error) {
-	src := string(input) // one copy: every span and key below is a substring of it
-	switch t.ID {
-	case MultisetEquality:
-		return t.executeEquality(src)
-	case MultisetDifference:
-		return t.executeDifference(src)
-	case RationalExpression:
-		return t.executeRational(src)
+// [Execute]. The limits are the served descriptor's, whatever t's Limits
+// hold; a Tool made by hand runs as the served tool of its ID and Version.
+func (t *Tool) Execute(input []byte) (Output, error) {
+	s := t.served
+	if s == nil {
+		var err error
+		if s, err = lookup(t.ID, t.Version); err != nil || t.Version == "" {
+			return Output{}, errs.Coded(claimcheck.UnknownTool, "no tool "+t.ID+"@"+t.Version)
+		}
 	}
-	return nil, errs.Coded(claimcheck.UnknownTool, "no tool "+t.ID)
+	return s.execute(input)
 }
 
-// bagLimits are a multiset tool's limits, from its descriptor: the JSON
-// tools always use the descriptors' limits.
-func (t *Tool) bagLimits() multiset.Limits {
-	return multiset.Limits{MaxItems: t.Limit("max_items"), MaxDistinct: t.Limit("max_distinct")}
+func (s *served) execute(input []byte) (Output, error) {
+	src := string(input) // one copy: every span and key below is a substring of it
+	switch s.tool.ID {
+	case MultisetEquality:
+		return executeEquality(s.bag, src)
+	case MultisetDifference:
+		return executeDifference(s.bag, src)
+	case RationalExpression:
+		return executeRational(s.rat, src)
+	}
+	return Output{}, errs.Coded(claimcheck.UnknownTool, "no tool "+s.tool.ID)
 }
 
 // parse checks the grammar and records the root (depth 0), its members (1),
@@ -173,63 +195,71 @@ var (
 	rationalNames   = []string{"expression", "claimed_value", "require_canonical"}
 )
 
-func (t *Tool) executeEquality(text string) ([]byte, error) {
-	lim := t.bagLimits()
+func executeEquality(lim multiset.Limits, text string) (Output, error) {
 	doc, err := parse(text, lim.MaxItems, true)
 	if err != nil {
-		return nil, err
+		return Output{}, err
 	}
 	defer release(doc)
 	var m [2]int
 	if err := object(doc, 0, "", equalityNames, m[:]); err != nil {
-		return nil, err
+		return Output{}, err
 	}
 	for k, name := range equalityNames {
 		if err := wantArray(doc, m[k], "/"+name); err != nil {
-			return nil, err
+			return Output{}, err
 		}
 	}
-	res, err := multiset.CheckEquality(multiset.EqualityInput[jsontext.Elem]{Source: elems(doc, m[0]), Claim: elems(doc, m[1])}, lim)
+	res, err := multiset.CheckEquality(multiset.EqualityInput[jsontext.Elem, jsontext.Elem]{Source: elems(doc, m[0]), Claim: elems(doc, m[1])}, lim)
 	if err != nil {
-		return nil, err
+		return Output{}, err
 	}
-	return res.AppendJSON(make([]byte, 0, 192))
+	out, err := res.AppendJSON(make([]byte, 0, 192))
+	return output(out, err, res.Valid, string(res.Reason))
 }
 
-func (t *Tool) executeDifference(src string) ([]byte, error) {
-	lim := t.bagLimits()
+func executeDifference(lim multiset.Limits, src string) (Output, error) {
 	doc, err := parse(src, lim.MaxItems, true)
 	if err != nil {
-		return nil, err
+		return Output{}, err
 	}
 	defer release(doc)
 	var m [3]int
 	if err := object(doc, 0, "", differenceNames, m[:]); err != nil {
-		return nil, err
+		return Output{}, err
 	}
 	for k, name := range differenceNames[:2] {
 		if err := wantArray(doc, m[k], "/"+name); err != nil {
-			return nil, err
+			return Output{}, err
 		}
 	}
 	var c [2]int
 	if err := object(doc, m[2], "/claim", claimNames, c[:]); err != nil {
-		return nil, err
+		return Output{}, err
 	}
 	paths := [4]string{"/left", "/right", "/claim/left_only", "/claim/right_only"}
 	nodes := [4]int{m[0], m[1], c[0], c[1]}
 	for k := 2; k < 4; k++ {
 		if err := wantArray(doc, nodes[k], paths[k]); err != nil {
-			return nil, err
+			return Output{}, err
 		}
 	}
-	res, err := multiset.CheckDifference(multiset.DifferenceInput[jsontext.Elem]{
+	res, err := multiset.CheckDifference(multiset.DifferenceInput[jsontext.Elem, jsontext.Elem]{
 		Left:  elems(doc, nodes[0]),
 		Right: elems(doc, nodes[1]),
 		Claim: multiset.DifferenceClaim[jsontext.Elem]{LeftOnly: elems(doc, nodes[2]), RightOnly: elems(doc, nodes[3])},
 	}, lim)
 	if err != nil {
-		return nil, err
+		return Output{}, err
 	}
-	return res.AppendJSON(make([]byte, 0, 192))
+	out, err := res.AppendJSON(make([]byte, 0, 192))
+	return output(out, err, res.Valid, string(res.Reason))
+}
+
+// output makes an Output of a result's AppendJSON and its verdict.
+func output(doc []byte, err error, valid bool, reason string) (Output, error) {
+	if err != nil {
+		return Output{}, err
+	}
+	return Output{Doc: doc, Valid: valid, Reason: reason}, nil
 }

@@ -199,3 +199,7 @@ func allCases(t testing.TB) map[string][]conformance.Case {
 	}
 	return out
 }
+
+// docOf returns the document of an Execute's Output, for tests that compare
+// documents.
+func docOf(out schema.Output, err error) ([]byte, error) { return out.Doc, err }

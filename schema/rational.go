@@ -7,25 +7,19 @@ import (
 	"github.com/claimcheck/claimcheck/rational"
 )
 
-func (t *Tool) executeRational(src string) ([]byte, error) {
-	lim := rational.Limits{
-		MaxExpressionBytes: t.Limit("max_expression_bytes"),
-		MaxTokens:          t.Limit("max_tokens"),
-		MaxDepth:           t.Limit("max_depth"),
-		MaxValueDigits:     t.Limit("max_value_digits"),
-	}
+func executeRational(lim rational.Limits, src string) (Output, error) {
 	doc, err := parse(src, len(rationalNames)+1, false)
 	if err != nil {
-		return nil, err
+		return Output{}, err
 	}
 	defer release(doc)
 	var m [3]int
 	if err := object(doc, 0, "", rationalNames, m[:]); err != nil {
-		return nil, err
+		return Output{}, err
 	}
 	exprNode, claimNode, canonNode := &doc.Nodes[m[0]], &doc.Nodes[m[1]], &doc.Nodes[m[2]]
 	if exprNode.Kind != jsontext.String {
-		return nil, errs.Invalid("/expression", "expression must be a string, not "+kindName(exprNode.Kind))
+		return Output{}, errs.Invalid("/expression", "expression must be a string, not "+kindName(exprNode.Kind))
 	}
 	in := rational.Input{Expression: doc.Str(exprNode)}
 	// The contract checks the expression's text (step 2) before the types of
@@ -46,19 +40,20 @@ func (t *Tool) executeRational(src string) ([]byte, error) {
 	}
 	if claimTypeErr != nil || canonTypeErr != nil {
 		if err := rattext.Expression(in.Expression, lim.MaxExpressionBytes); err != nil {
-			return nil, err
+			return Output{}, err
 		}
 		if claimTypeErr != nil {
-			return nil, claimTypeErr
+			return Output{}, claimTypeErr
 		}
 		if _, _, _, err := rattext.Claim(in.ClaimedValue, lim.MaxValueDigits); err != nil {
-			return nil, err
+			return Output{}, err
 		}
-		return nil, canonTypeErr
+		return Output{}, canonTypeErr
 	}
 	res, err := rational.CheckRational(in, lim)
 	if err != nil {
-		return nil, err
+		return Output{}, err
 	}
-	return res.AppendJSON(make([]byte, 0, 320))
+	out, err := res.AppendJSON(make([]byte, 0, 320))
+	return output(out, err, res.Valid, string(res.Reason))
 }

@@ -174,7 +174,7 @@ var strictRows = []strictRow{
 func TestStrictness(t *testing.T) {
 	testutil.Run(t, slices.Concat(strictRows, deepRows()), func(t *testing.T, r strictRow) {
 		tool, _ := schema.Lookup(r.tool, "")
-		out, err := schema.Execute(r.tool, "", []byte(r.in))
+		out, err := docOf(schema.Execute(r.tool, "", []byte(r.in)))
 		if r.code == "" {
 			if err != nil {
 				t.Fatalf("%.200q: %v", r.in, err)

@@ -12,10 +12,23 @@
 //	GET  /healthz                   200 {"status":"alive"} while the process serves
 //	GET  /readyz                    200 {"status":"ready"}; 503 {"status":"shutting_down"} once BeginShutdown is called
 //	GET  /metrics                   Prometheus text format
-//	GET  /                          Options.Root, when set (the playground page); else 404 not_found
+//	GET  /                          the playground page (or Options.Root, when set)
+//	GET  /playground/{asset}        the page's stylesheet, scripts and icon
 //
 // HEAD is served wherever GET is. Any other path is the tools API's, so an
 // unknown one is a 404 not_found error document. A wrong method on the
 // probes, /openapi.json or /metrics is a 405 method_not_allowed error
 // document with an Allow header. /mcp answers as the MCP SDK does.
+//
+// # Mounting under a prefix
+//
+// The routes above are relative to where the service is mounted. Under a
+// prefix, strip it and say what it is, so that every advertised URL (the
+// descriptors' execute_url, the OpenAPI servers) carries it:
+//
+//	svc := service.New(service.Options{BasePath: "/api"})
+//	mux.Handle("/api/", http.StripPrefix("/api", svc))
+//
+// The page's requests are relative to the page, so /api/ serves a working
+// page. "claimcheck serve -base-path /api" does exactly this.
 package service

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/httpapi"
 	"github.com/claimcheck/claimcheck/internal/httpjson"
+	"github.com/claimcheck/claimcheck/internal/playground"
 	"github.com/claimcheck/claimcheck/mcpserver"
 	"github.com/claimcheck/claimcheck/metrics"
 )
@@ -27,6 +29,9 @@ const (
 	RouteReadyz  = "/readyz"
 	RouteMetrics = "/metrics"
 	RouteRoot    = "/"
+	// RoutePageAsset is the route of the page's stylesheet, scripts and
+	// icon, /playground/{asset}.
+	RoutePageAsset = "/playground/{asset}"
 )
 
 // Options configure [New]. The zero value is ready to use.
@@ -41,8 +46,17 @@ type Options struct {
 	// bytes (response body), and, where they apply, tool, version,
 	// verdict, code (of an error document) and body_bytes (request body).
 	AccessLog *slog.Logger
-	// Root, if not nil, serves GET and HEAD of "/" (a page for people).
+	// Root, if not nil, serves GET and HEAD of "/" in place of the
+	// playground page (its assets under /playground/ are still served).
 	Root http.Handler
+	// BasePath is the path prefix the service is mounted under, such as
+	// "/api" for a service behind http.StripPrefix("/api", svc); it sets
+	// API.BasePath when that is empty. Every URL the service advertises
+	// gets it: the descriptors' execute_url and the
+	// OpenAPI document's servers; the page's own requests are relative, so
+	// it works under any prefix. "" (the default) leaves every byte served
+	// as it is at the root.
+	BasePath string
 	// Registry receives the service's metrics and is what /metrics
 	// serves. Nil means a new registry with the Go runtime and process
 	// collectors as well.
@@ -52,13 +66,13 @@ type Options struct {
 // A Service is the http.Handler of the routes in the package
 // documentation. It is safe for concurrent use.
 type Service struct {
-	api, mcp, metricsPage, root http.Handler
-	openapi                     []byte
-	metrics                     *metrics.Metrics
-	log                         *slog.Logger
-	userObserve                 func(*http.Request, httpapi.Observation)
-	notReady                    atomic.Bool
-	handler                     http.Handler
+	api, mcp, metricsPage, root, page http.Handler
+	openapi                           []byte
+	metrics                           *metrics.Metrics
+	log                               *slog.Logger
+	userObserve                       func(*http.Request, httpapi.Observation)
+	notReady                          atomic.Bool
+	handler                           http.Handler
 }
 
 // New returns the service. It builds the OpenAPI document and registers the
@@ -69,8 +83,11 @@ func New(opts Options) *Service {
 		reg = prometheus.NewRegistry()
 		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	}
+	if opts.API.BasePath == "" {
+		opts.API.BasePath = opts.BasePath
+	}
 	s := &Service{
-		openapi:     httpapi.OpenAPI(),
+		openapi:     httpapi.OpenAPIAt(opts.API.BasePath),
 		metrics:     metrics.New(reg),
 		log:         opts.AccessLog,
 		userObserve: opts.API.Observe,
@@ -81,6 +98,7 @@ func New(opts Options) *Service {
 	api := opts.API
 	api.Observe = s.observe
 	s.api = httpapi.New(api)
+	s.page = playground.Handler(http.NotFoundHandler()) // the page's own paths only: nothing passes through
 	s.handler = s.metrics.InFlight(http.HandlerFunc(s.route))
 	return s
 }
@@ -115,6 +133,10 @@ func (s *Service) route(w http.ResponseWriter, r *http.Request) {
 		s.own(w, r, p, getOnly(s.metricsPage.ServeHTTP))
 	case p == RouteRoot && s.root != nil:
 		s.own(w, r, p, getOnly(s.root.ServeHTTP))
+	case p == RouteRoot:
+		s.own(w, r, p, s.page)
+	case strings.HasPrefix(p, "/playground/"):
+		s.own(w, r, RoutePageAsset, s.page)
 	default:
 		s.api.ServeHTTP(w, r) // observed through httpapi.Options.Observe
 	}

@@ -103,12 +103,31 @@ func TestRoutes(t *testing.T) {
 	}
 }
 
-// TestNoRoot: without a Root handler, "/" is the API's not_found.
-func TestNoRoot(t *testing.T) {
-	srv := httptest.NewServer(service.New(service.Options{}))
-	defer srv.Close()
-	if res, body := do(t, srv, "GET", "/", ""); res.StatusCode != 404 || !strings.Contains(string(body), `"code":"not_found"`) {
-		t.Fatalf("%d %s", res.StatusCode, body)
+// TestPage: without a Root handler, "/" is the playground page, and its
+// assets are served (the defect: service.New served neither, so
+// /playground/app.mjs was a 404); with one, Root answers "/" and the assets
+// are still served.
+func TestPage(t *testing.T) {
+	root := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "my root") })
+	for _, tc := range []struct {
+		reason string
+		opts   service.Options
+		path   string
+		status int
+		want   string
+	}{
+		{"the page at /", service.Options{}, "/", 200, `src="playground/app.mjs"`},
+		{"its script", service.Options{}, "/playground/app.mjs", 200, `from "./logic.mjs"`},
+		{"an unknown asset", service.Options{}, "/playground/nope.js", 404, `"code":"not_found"`},
+		{"Root replaces the page at /", service.Options{Root: root}, "/", 200, "my root"},
+		{"Root leaves the assets", service.Options{Root: root}, "/playground/app.css", 200, "mark"},
+	} {
+		srv := httptest.NewServer(service.New(tc.opts))
+		res, body := do(t, srv, "GET", tc.path, "")
+		srv.Close()
+		if res.StatusCode != tc.status || !strings.Contains(string(body), tc.want) {
+			t.Errorf("%s: GET %s = %d %.100s; want %d containing %q", tc.reason, tc.path, res.StatusCode, body, tc.status, tc.want)
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -42,14 +41,6 @@ func exitCode(o outcome, invalidExit bool) int {
 	return exitOK
 }
 
-// Every output document starts with its verdict: schema writes members in
-// the output schema's property order, and "valid" is the first property of
-// every tool's output schema (TestOutputStartsWithValid).
-var (
-	validPrefix   = []byte(`{"valid":true`)
-	invalidPrefix = []byte(`{"valid":false`)
-)
-
 // answer appends the document for input (output or error document, no
 // newline) to dst. A panic in the tool is recovered into an internal_error
 // document and described, with its stack, in report.
@@ -60,17 +51,13 @@ func answer(dst []byte, t *schema.Tool, input []byte) (out []byte, o outcome, re
 			out, o, report = e.AppendJSON(dst), gotInternal, fmt.Sprintf("panic: %v\n%s", v, debug.Stack())
 		}
 	}()
-	doc, err := t.Execute(input)
+	res, err := t.Execute(input)
 	if err == nil {
-		switch {
-		case bytes.HasPrefix(doc, validPrefix):
+		o = gotInvalid
+		if res.Valid {
 			o = gotValid
-		case bytes.HasPrefix(doc, invalidPrefix):
-			o = gotInvalid
-		default:
-			panic(fmt.Sprintf("%s wrote an output document without a leading verdict: %.100s", t.ID, doc))
 		}
-		return append(dst, doc...), o, ""
+		return append(dst, res.Doc...), o, ""
 	}
 	var e *claimcheck.Error
 	if !errors.As(err, &e) {

@@ -11,17 +11,19 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/claimcheck/claimcheck/httpapi"
-	"github.com/claimcheck/claimcheck/internal/playground"
+	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/mcpserver"
 	"github.com/claimcheck/claimcheck/service"
 )
 
 const serveSynopsis = "claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes N] [-max-concurrent N] [-max-buffered-bytes N] " +
-	"[-body-timeout D] [-body-idle-timeout D] [-access-log] [-shutdown-delay D] [-shutdown-timeout D]"
+	"[-body-timeout D] [-body-idle-timeout D] [-base-path /PREFIX] [-access-log] [-shutdown-delay D] [-shutdown-timeout D]"
 
 func serveCmd(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -31,6 +33,7 @@ func serveCmd(args []string, stderr io.Writer) int {
 	maxBuf := fs.Int64("max-buffered-bytes", 0, "hold at most `bytes` of request bodies in memory (0: 2 × max-concurrent × max-body-bytes)")
 	bodyTimeout := fs.Duration("body-timeout", httpapi.DefaultBodyTimeout, "answer 408 to a body not in after this long")
 	idleTimeout := fs.Duration("body-idle-timeout", httpapi.DefaultBodyIdleTimeout, "answer 408 to a body that stalls this long")
+	basePath := fs.String("base-path", "", "serve everything under this `path` prefix (such as /api), advertising URLs with it")
 	accessLog := fs.Bool("access-log", false, "write one JSON record per request to stderr")
 	delay := fs.Duration("shutdown-delay", 0, "on SIGINT or SIGTERM, answer /readyz 503 and go on serving this long before shutting down")
 	grace := fs.Duration("shutdown-timeout", 10*time.Second, "then wait this long for requests in flight")
@@ -46,7 +49,12 @@ func serveCmd(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "claimcheck: -max-body-bytes must be positive")
 		return exitUsage
 	}
+	if p := *basePath; p != "" && (p[0] != '/' || strings.TrimRight(p, "/") == "") {
+		fmt.Fprintln(stderr, "claimcheck: -base-path must be a path starting with / (such as /api)")
+		return exitUsage
+	}
 	opts := service.Options{
+		BasePath: strings.TrimRight(*basePath, "/"),
 		API: httpapi.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc, MaxBufferedBytes: *maxBuf,
 			BodyTimeout: *bodyTimeout, BodyIdleTimeout: *idleTimeout},
 		MCP: mcpserver.Options{Version: moduleVersion(), MaxDocumentBytes: *maxBody, MaxConcurrent: *maxConc},
@@ -75,9 +83,7 @@ func serve(ctx context.Context, addr string, opts service.Options, delay, grace 
 		return exitUsage
 	}
 	svc := service.New(opts)
-	// The playground page answers GET / and /playground/…; the service the
-	// rest.
-	srv := httpapi.NewServer(addr, playground.Handler(svc))
+	srv := httpapi.NewServer(addr, mount(opts.BasePath, svc))
 	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	fmt.Fprintf(stderr, "claimcheck: listening on http://%s\n", ln.Addr())
 
@@ -103,4 +109,24 @@ func serve(ctx context.Context, addr string, opts service.Options, delay, grace 
 		return exitUsage
 	}
 	return exitOK
+}
+
+// mount serves svc under base, as a user's mux with http.StripPrefix
+// would: base itself redirects to base + "/", and a path outside base is a
+// 404 not_found error document, as an unknown path under it is.
+func mount(base string, svc http.Handler) http.Handler {
+	if base == "" {
+		return svc
+	}
+	inner := http.StripPrefix(base, svc)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch p := r.URL.Path; {
+		case strings.HasPrefix(p, base+"/"):
+			inner.ServeHTTP(w, r)
+		case p == base:
+			http.Redirect(w, r, base+"/", http.StatusMovedPermanently)
+		default:
+			httpjson.WriteError(w, http.StatusNotFound, errs.Coded(httpapi.NotFound, "no route for "+r.URL.EscapedPath()))
+		}
+	})
 }

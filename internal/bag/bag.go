@@ -106,31 +106,19 @@ type EqualityMismatch struct {
 }
 
 // EqualityTally is the outcome of [Equality]: whether the counts agree and,
-// when they do not, the counts of every distinct value, from which the
-// mismatches are read.
+// when they do not, every mismatch, with its value converted. It holds
+// nothing of the input arrays, so it stays right whatever the caller does to
+// them after the check.
 type EqualityTally struct {
-	src, claim Array
-	nsrc       int     // ids below nsrc occur in source
-	first      []int32 // per id: index of its first occurrence (in source, else in claim)
-	count      []int32 // per id: occurrences in source; nil when the counts agree
-	ccount     []int32 // per id: occurrences in claim; nil when the counts agree
+	mismatches []EqualityMismatch // in the contract's order; nil when the counts agree
 }
 
 // Mismatches calls yield with each value whose counts differ, in the
 // contract's order — the distinct values of source by first occurrence, then
 // the values of claim that source lacks, by first occurrence in claim — until
-// yield returns false. It takes one pass over the distinct values.
+// yield returns false.
 func (t *EqualityTally) Mismatches(yield func(EqualityMismatch) bool) {
-	for id := range t.count {
-		if t.count[id] == t.ccount[id] {
-			continue
-		}
-		from := &t.claim
-		if id < t.nsrc {
-			from = &t.src
-		}
-		m := EqualityMismatch{Path: errs.Index(from.Path, int(t.first[id])), Expected: int(t.count[id]), Actual: int(t.ccount[id])}
-		m.Value, _ = from.at(int(t.first[id])) // it converted without error before
+	for _, m := range t.mismatches {
 		if !yield(m) {
 			return
 		}
@@ -139,13 +127,15 @@ func (t *EqualityTally) Mismatches(yield func(EqualityMismatch) bool) {
 
 // First returns the first mismatch of t, or nil when the claim is valid.
 func (t *EqualityTally) First() *EqualityMismatch {
-	var first *EqualityMismatch
-	t.Mismatches(func(m EqualityMismatch) bool {
-		first = &m
-		return false
-	})
-	return first
+	if len(t.mismatches) == 0 {
+		return nil
+	}
+	m := t.mismatches[0]
+	return &m
 }
+
+// Len returns the number of mismatches.
+func (t *EqualityTally) Len() int { return len(t.mismatches) }
 
 // Equality counts every value of source and claim, in one pass over each,
 // each element converted once. Errors come in the contract's order: for
@@ -217,18 +207,32 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 		}
 		distinct += bits.OnesCount64(firsts)
 	}
-	t := &EqualityTally{src: *src, claim: *claim, nsrc: nsrc}
+	t := &EqualityTally{}
 	if over == 0 && src.N == claim.N {
 		ix.origin = first[:0] // back to the pool: a valid tally needs no first occurrences
 		return t, nil
 	}
-	t.first, ix.origin = first, nil // the tally keeps it
-	t.count = make([]int32, len(first))
-	t.ccount = make([]int32, len(first))
+	ix.origin = first[:0]
+	// The counts of every value, by id, from the slots; then each mismatch
+	// with its value converted once more, from its first occurrence, while
+	// the arrays are still the ones checked.
+	count := make([]int32, 2*len(first))
 	for i := range ix.slots {
 		if sl := &ix.slots[i]; sl.tag != 0 {
-			t.count[sl.id], t.ccount[sl.id] = sl.n[0], sl.n[1]
+			count[2*sl.id], count[2*sl.id+1] = sl.n[0], sl.n[1]
 		}
+	}
+	for id := range first {
+		if count[2*id] == count[2*id+1] {
+			continue
+		}
+		from := claim
+		if id < nsrc {
+			from = src
+		}
+		m := EqualityMismatch{Path: errs.Index(from.Path, int(first[id])), Expected: int(count[2*id]), Actual: int(count[2*id+1])}
+		m.Value, _ = from.at(int(first[id])) // it converted without error before
+		t.mismatches = append(t.mismatches, m)
 	}
 	return t, nil
 }
@@ -256,6 +260,13 @@ type DifferenceTally struct {
 // First returns the first index at which a claimed residual differs from the
 // expected one, left_only before right_only, or nil when the claim is valid.
 func (t *DifferenceTally) First() *DifferenceMismatch { return t.first }
+
+// Rebase makes Residuals read left and right from these arrays, which hold
+// the same elements as the checked ones (copies, say, that nobody else
+// changes), and drops the claimed residuals' arrays.
+func (t *DifferenceTally) Rebase(left, right Array) {
+	t.arrays = [4]Array{left, right}
+}
 
 // Residuals returns the expected left_only and right_only residuals. It
 // reads left and right again, which must not have changed since the check;

@@ -245,7 +245,7 @@ func checkVerdict(t *testing.T, toolID, sent string, got drawn) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := tool.Execute([]byte(sent))
+	out, err := docOf(tool.Execute([]byte(sent)))
 	if e, ok := errors.AsType[*claimcheck.Error](err); ok {
 		checkError(t, toolID, sent, e, got)
 		return
@@ -611,3 +611,6 @@ func span(t *testing.T, doc, pointer string) (text, before string, exact bool) {
 		p = p[:strings.LastIndex(p, "/")]
 	}
 }
+
+// docOf returns the document of an Execute's Output.
+func docOf(out schema.Output, err error) ([]byte, error) { return out.Doc, err }

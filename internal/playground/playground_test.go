@@ -29,7 +29,7 @@ func TestHandler(t *testing.T) {
 		bodyHas        string
 		reason         string
 	}{
-		{"GET", "/", 200, "text/html; charset=utf-8", `<script type="module" src="/playground/app.mjs">`, "the page"},
+		{"GET", "/", 200, "text/html; charset=utf-8", `<script type="module" src="playground/app.mjs">`, "the page, its files relative to it so that it works under a prefix"},
 		{"HEAD", "/", 200, "text/html; charset=utf-8", "", "HEAD is served wherever GET is"},
 		{"GET", "/?x=1", 200, "text/html; charset=utf-8", "<!doctype html>", "a query does not change the page"},
 		{"GET", "/playground/app.mjs", 200, "text/javascript; charset=utf-8", `from "./logic.mjs"`, "the script"},

@@ -1,7 +1,8 @@
 // The playground's DOM side: tabs, forms, checks and the drawing of
 // verdicts. Everything that computes lives in logic.mjs.
 //
-// The descriptors come from GET /v1/tools (examples and execute URLs); a
+// The descriptors come from GET v1/tools, relative to the page so that it
+// works under any mount prefix (examples and execute URLs); a
 // check is one POST of the input document to the tool's execute_url. Text
 // from the server or the user is only ever set as textContent.
 
@@ -276,7 +277,7 @@ function showStatus(kind, text) {
 async function main() {
   let tools;
   try {
-    const res = await fetch("/v1/tools", { headers: { Accept: "application/json" } });
+    const res = await fetch("v1/tools", { headers: { Accept: "application/json" } });
     if (!res.ok) throw new Error("GET /v1/tools answered " + res.status);
     tools = await res.json();
   } catch (e) {
