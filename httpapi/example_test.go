@@ -3,6 +3,8 @@ package httpapi_test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"sort"
 	"strings"
@@ -84,4 +86,44 @@ func ExampleNew_errorDocument() {
 	// Output:
 	// 400
 	// {"error":{"code":"invalid_input","path":"/claim/0","message":"element is an array, not a scalar"}}
+}
+
+// Mounted under a prefix with http.StripPrefix, the handler is told the
+// prefix in BasePath, so that every URL it advertises carries it: here the
+// descriptors' execute_url, which a client posts to as it is.
+func ExampleOptions_basePath() {
+	mux := http.NewServeMux()
+	mux.Handle("/api/", http.StripPrefix("/api", httpapi.New(httpapi.Options{BasePath: "/api"})))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	res, err := srv.Client().Get(srv.URL + "/api/v1/tools")
+	if err != nil {
+		panic(err)
+	}
+	var tools []struct {
+		ExecuteURL string `json:"execute_url"`
+	}
+	json.NewDecoder(res.Body).Decode(&tools)
+	res.Body.Close()
+	fmt.Println(tools[0].ExecuteURL)
+
+	res, err = srv.Client().Post(srv.URL+tools[0].ExecuteURL, "application/json",
+		strings.NewReader(`{"source":[1,2],"claim":[2,1]}`))
+	if err != nil {
+		panic(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	fmt.Println(res.StatusCode, string(body[:13]))
+
+	var doc struct {
+		Servers []struct{ URL string }
+	}
+	json.Unmarshal(httpapi.OpenAPIAt("/api"), &doc)
+	fmt.Println(doc.Servers[0].URL)
+	// Output:
+	// /api/v1/tools/multiset-equality-check/versions/1.0.0/execute
+	// 200 {"valid":true
+	// /api
 }

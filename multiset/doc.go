@@ -7,9 +7,11 @@
 //
 // # Elements
 //
-// Both checks are generic in the element type T, and every input form takes
-// the same path to a verdict. An element is a JSON scalar — null, a boolean,
-// a string or a finite number — given as:
+// Both checks are generic in the element types, one for the reference
+// arrays and one for the claim (the same or not: a []int reference against a
+// decoded []any answer), and every input form takes the same path to a
+// verdict. An element is a JSON scalar — null, a boolean, a string or a
+// finite number — given as:
 //
 //   - []any holding nil, bool, string, float64, float32, any integer type,
 //     json.Number or a [canon.Scalar] (what encoding/json decodes into, with
@@ -45,11 +47,14 @@
 // # Verdicts and errors
 //
 // A check returns a verdict value ([EqualityResult], [DifferenceResult]):
-// Valid, Reason and the first Discrepancy, never a repaired claim. Its
+// Valid, Reason and the first Discrepancy, never a repaired claim. A result
+// owns what it reports: nothing the caller does to the input slices after
+// the check returns changes it (see [CheckEquality], [CheckDifference]). Its
 // AppendJSON method writes the tool's output document from its fields (and
 // refuses a result that is no verdict, such as the zero value), and its Err
 // method is nil when valid and otherwise an error that reads as a test
-// failure:
+// failure (the zero result, what a check returns with an error, says "no
+// verdict"):
 //
 //	if err := res.Err(); err != nil {
 //		t.Error(err) // claim has 1 occurrence of 1 where source has 2 (first at /source/0)

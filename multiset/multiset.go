@@ -52,7 +52,7 @@ var ErrRejected = errors.New("multiset: claim rejected")
 
 // errNoVerdict is what AppendJSON and MarshalJSON return for a result that
 // is not a verdict: the zero value, or fields that contradict each other.
-var errNoVerdict = errors.New("multiset: the result is not a verdict (a zero value, or fields that contradict each other)")
+var errNoVerdict = errors.New("multiset: no verdict: the result is a zero value, or its fields contradict each other")
 
 // mismatch is a result's Err: its message reads as a test failure.
 type mismatch struct{ msg string }

@@ -273,6 +273,8 @@ func (l Limits) parseClaim(s string) (Rat, bool, *claimcheck.Error) {
 
 // ErrRejected is the error every non-nil [Result.Err] wraps:
 // errors.Is(res.Err(), ErrRejected) reports that the claim does not hold.
+// The zero Result (what CheckRational returns with an error) is not a pass
+// either: its Err, which says "no verdict", wraps ErrRejected too.
 var ErrRejected = errors.New("rational: claim rejected")
 
 type rejection struct{ msg string }
@@ -294,6 +296,9 @@ func (r Result) String() string {
 //	1 + 1/2 = 3/2, not 1/2 claimed (difference 1)
 //	division by zero at position 1: divisor (2-2) is 0
 //	2/4 = 1/2, claimed as 2/4, which is not in canonical form
+//
+// The zero Result's message says it is no verdict, so that an input error
+// never reads like a wrong answer.
 func (r Result) Err() error {
 	if r.Valid {
 		return nil
@@ -301,6 +306,8 @@ func (r Result) Err() error {
 	d := r.FirstDiscrepancy
 	var b strings.Builder
 	switch {
+	case r.Reason == "" && d == nil && r.Value == nil && r.ReferenceVersion == "":
+		b.WriteString("no verdict: the result is a zero value (did the check return an error?)")
 	case d == nil:
 		b.WriteString("claim rejected")
 		if r.Reason != "" {
@@ -416,6 +423,9 @@ func notVerdict(what, why string) error {
 // verdict returns nil when r has the shape of a verdict of CheckRational.
 func (r *Result) verdict() error {
 	const what = "Result"
+	if !r.Valid && r.Reason == "" && r.FirstDiscrepancy == nil && r.Value == nil && r.ReferenceVersion == "" {
+		return notVerdict(what, "it is the zero value (did the check return an error?)")
+	}
 	if r.ReferenceVersion != ReferenceVersion {
 		return notVerdict(what, "ReferenceVersion "+strconv.Quote(r.ReferenceVersion)+" is not rational.ReferenceVersion")
 	}

@@ -168,7 +168,7 @@ func (t *Tool) appendJSON(dst []byte) ([]byte, error) {
 		}
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, v); err != nil && bad == nil {
-			bad = fmt.Errorf("schema: %s of tool %s: %w", name, t.ID, err)
+			bad = fmt.Errorf("schema: %s of tool %s: %w", strings.Trim(name, `,":{`), t.ID, err)
 		}
 		dst = append(dst, buf.Bytes()...)
 	}

@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 
@@ -43,4 +44,23 @@ func ExampleNew() {
 	// {"status":"alive"}
 	// application/json
 	// true
+}
+
+// The whole service, page included, mounted under /api/ of the caller's own
+// mux: strip the prefix and name it in BasePath, so that every URL the
+// service advertises carries it.
+func ExampleOptions_basePath() {
+	mux := http.NewServeMux()
+	mux.Handle("/api/", http.StripPrefix("/api", service.New(service.Options{BasePath: "/api"})))
+	for _, path := range []string{"/api/", "/api/playground/app.mjs", "/api/v1/tools", "/api/openapi.json"} {
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		body := rec.Body.String()
+		fmt.Println(path, rec.Code, strings.Contains(body, `"/api/v1/tools/`) || strings.Contains(body, `"url": "/api"`))
+	}
+	// Output:
+	// /api/ 200 false
+	// /api/playground/app.mjs 200 false
+	// /api/v1/tools 200 true
+	// /api/openapi.json 200 true
 }

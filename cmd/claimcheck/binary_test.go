@@ -45,6 +45,58 @@ func TestBinary(t *testing.T) {
 	t.Run("mcp document cap", func(t *testing.T) { t.Parallel(); testMCPBinaryDocumentCap(t, bin) })
 	t.Run("openapi", func(t *testing.T) { t.Parallel(); testOpenAPICommand(t, bin) })
 	t.Run("serve operations", func(t *testing.T) { t.Parallel(); testServeOperations(t, bin) })
+	t.Run("serve -base-path", func(t *testing.T) { t.Parallel(); testServeBasePath(t, bin) })
+}
+
+// testServeBasePath: "serve -base-path /api" serves everything under /api/
+// (the page, its files, the tools, the OpenAPI document with its server, the
+// probes), advertises execute_url under it, and answers a path outside it
+// with a JSON not_found.
+func testServeBasePath(t *testing.T, bin string) {
+	p := startServe(t, bin, "-base-path", "/api/")
+	client := &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(path string) (*http.Response, []byte) {
+		t.Helper()
+		res, err := client.Get(p.base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res, body
+	}
+	for _, tc := range []struct{ reason, path, contains string }{
+		{"the page", "/api/", `src="playground/app.mjs"`},
+		{"its script", "/api/playground/app.mjs", "logic.mjs"},
+		{"the tools, with prefixed execute URLs", "/api/v1/tools", `"execute_url":"/api/v1/tools/`},
+		{"the OpenAPI document names its server", "/api/openapi.json", `"url": "/api"`},
+		{"the probes", "/api/healthz", "alive"},
+	} {
+		if res, body := get(tc.path); res.StatusCode != 200 || !strings.Contains(string(body), tc.contains) {
+			t.Errorf("%s: GET %s = %d %.120s; want 200 containing %q", tc.reason, tc.path, res.StatusCode, body, tc.contains)
+		}
+	}
+	for _, tool := range schema.Tools() {
+		res, err := client.Post(p.base+"/api"+tool.ExecuteURL, "application/json", bytes.NewReader(tool.Examples[0].Input))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || !conformance.JSONEqual(body, tool.Examples[0].Output) {
+			t.Errorf("%s under /api: %d %s", tool.ID, res.StatusCode, body)
+		}
+	}
+	if res, body := get("/v1/tools"); res.StatusCode != 404 || !strings.Contains(string(body), `"code":"not_found"`) {
+		t.Errorf("outside the prefix: %d %s; want a 404 not_found document", res.StatusCode, body)
+	}
+	if res, _ := get("/api"); res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != "/api/" {
+		t.Errorf("GET /api: %d to %q; want a redirect to /api/", res.StatusCode, res.Header.Get("Location"))
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	p.stop(t, syscall.SIGTERM)
 }
 
 // runBinary runs bin with stdin and returns its stdout, stderr and exit

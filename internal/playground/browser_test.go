@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -29,6 +30,7 @@ import (
 	"github.com/claimcheck/claimcheck/internal/playground"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
+	"github.com/claimcheck/claimcheck/service"
 )
 
 var (
@@ -213,6 +215,41 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("at 375 px the page scrolls sideways: scrollWidth %d", w)
 		}
 		b.screenshot(t, "width-375", true)
+	})
+
+	// The whole service mounted under /api/ with http.StripPrefix, as a
+	// user's mux does: the page loads its files and the tools from under
+	// the prefix (its requests are relative) and posts to the prefixed
+	// execute_url, and it asks for nothing outside /api/.
+	t.Run("under-prefix", func(t *testing.T) {
+		mux := http.NewServeMux()
+		mux.Handle("/api/", http.StripPrefix("/api", service.New(service.Options{BasePath: "/api"})))
+		prefixed := httptest.NewServer(mux)
+		defer prefixed.Close()
+		b.mu.Lock()
+		from := len(b.requests)
+		b.mu.Unlock()
+		defer func(base string) { b.base = base }(b.base)
+		b.base = prefixed.URL + "/api"
+		b.open(t, "/")
+		doc := `{"source": [1, 2, 2], "claim": [2, 1, 1]}`
+		b.fill(t, "multiset-equality-check", "", "", false, doc)
+		do(t, ctx, chromedp.Click(chromedp.CSS(panelSel("multiset-equality-check")+" button[type=submit]")))
+		checkVerdict(t, "multiset-equality-check", doc, b.verdict(t, "multiset-equality-check"))
+		b.screenshot(t, "under-prefix", false)
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		var posted bool
+		for _, u := range b.requests[from:] {
+			posted = posted || strings.HasSuffix(u, "/execute")
+			if !strings.HasPrefix(u, prefixed.URL+"/api/") && u != "about:blank" {
+				t.Errorf("under /api/ the page requested %s", u)
+			}
+		}
+		if !posted {
+			t.Error("under /api/ the page posted no check")
+		}
+		b.requests = b.requests[:from]
 	})
 
 	b.mu.Lock()
