@@ -176,7 +176,7 @@ func newHandler(opts Options, execute func(*schema.Tool, []byte) (schema.Output,
 	h.serve = h.route
 	// Descriptors never change: encode them once, with their execute_url
 	// under the base path.
-	base := CleanBasePath(opts.BasePath)
+	base := cleanBasePath(opts.BasePath)
 	h.tools = map[[2]string]*tool{}
 	list := []byte("[")
 	for i, t := range schema.Tools() {
@@ -192,9 +192,9 @@ func newHandler(opts Options, execute func(*schema.Tool, []byte) (schema.Output,
 	return h
 }
 
-// CleanBasePath returns a BasePath without its trailing "/", and panics if
+// cleanBasePath returns a BasePath without its trailing "/", and panics if
 // it is neither "" nor a path starting with "/".
-func CleanBasePath(p string) string {
+func cleanBasePath(p string) string {
 	p = strings.TrimRight(p, "/")
 	if p != "" && p[0] != '/' {
 		panic("httpapi: BasePath " + strconv.Quote(p) + " does not start with /")

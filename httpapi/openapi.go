@@ -25,7 +25,7 @@ func OpenAPI() []byte { return bytes.Clone(openAPIDoc()) }
 // one URL, so that a client resolves every path under the prefix. An empty
 // basePath gives OpenAPI's bytes.
 func OpenAPIAt(basePath string) []byte {
-	if basePath = CleanBasePath(basePath); basePath == "" {
+	if basePath = cleanBasePath(basePath); basePath == "" {
 		return OpenAPI()
 	}
 	return buildOpenAPI(basePath)
