@@ -83,11 +83,11 @@ type DifferenceDiscrepancy struct {
 // conversions, so nothing the caller does to in's slices after the call
 // changes it.
 func CheckDifference[T, C any](in DifferenceInput[T, C], lim Limits) (DifferenceResult, error) {
-	arrays := [4]bag.Array{
-		array("/left", in.Left),
-		array("/right", in.Right),
-		residual("/claim/left_only", in.Claim.LeftOnly, in.Left),
-		residual("/claim/right_only", in.Claim.RightOnly, in.Right),
+	arrays := bag.DiffArrays{
+		Left:      array("/left", in.Left),
+		Right:     array("/right", in.Right),
+		LeftOnly:  residual("/claim/left_only", in.Claim.LeftOnly, in.Left),
+		RightOnly: residual("/claim/right_only", in.Claim.RightOnly, in.Right),
 	}
 	t, err := bag.Difference(lim.bag(), &arrays)
 	if err != nil {

@@ -252,10 +252,45 @@ type DifferenceMismatch struct {
 // It holds none of the check's working memory, which goes back to the pool
 // with the index.
 type DifferenceTally struct {
-	arrays [4]Array
+	arrays DiffArrays
 	lim    Limits
 	first  *DifferenceMismatch
 }
+
+// DiffArrays are the four arrays of a difference claim, in the order the
+// contract reads them.
+type DiffArrays struct {
+	Left, Right Array
+	// LeftOnly and RightOnly are the claimed residuals.
+	LeftOnly, RightOnly Array
+}
+
+// The arrays of a DiffArrays by number, in its order: a value's id tells
+// which one its first occurrence is in (diff.ends).
+const (
+	left = iota
+	right
+	leftOnly
+	rightOnly
+)
+
+// array returns the array numbered k.
+func (a *DiffArrays) array(k int) *Array {
+	switch k {
+	case left:
+		return &a.Left
+	case right:
+		return &a.Right
+	case leftOnly:
+		return &a.LeftOnly
+	}
+	return &a.RightOnly
+}
+
+// A side is left (0) or right (1): the base array left or right, and its
+// claimed residual left_only or right_only.
+func base(side int) int    { return left + side }
+func claimed(side int) int { return leftOnly + side }
 
 // First returns the first index at which a claimed residual differs from the
 // expected one, left_only before right_only, or nil when the claim is valid.
@@ -264,20 +299,20 @@ func (t *DifferenceTally) First() *DifferenceMismatch { return t.first }
 // Rebase makes Residuals read left and right from these arrays, which hold
 // the same elements as the checked ones (copies, say, that nobody else
 // changes), and drops the claimed residuals' arrays.
-func (t *DifferenceTally) Rebase(left, right Array) {
-	t.arrays = [4]Array{left, right}
+func (t *DifferenceTally) Rebase(l, r Array) {
+	t.arrays = DiffArrays{Left: l, Right: r}
 }
 
 // Residuals returns the expected left_only and right_only residuals. It
 // reads left and right again, which must not have changed since the check;
 // it is for reports, and costs about two thirds of the check.
 func (t *DifferenceTally) Residuals() (leftOnly, rightOnly []canon.Scalar) {
-	ix := newIndex(t.arrays[0].N)
+	ix := newIndex(t.arrays.Left.N)
 	defer ix.release()
 	d := diff{arrays: &t.arrays, ix: ix, origin: ix.origin[:0]}
 	defer func() { ix.origin = d.origin[:0] }()
-	for k := 0; k < 2; k++ {
-		if err := d.read(k, t.lim, k, ix.scratchIDs(k, t.arrays[k].N)); err != nil {
+	for side := range 2 {
+		if err := d.readBase(side, t.lim); err != nil {
 			return nil, nil // the input changed since the check
 		}
 	}
@@ -301,18 +336,30 @@ func (t *DifferenceTally) Residuals() (leftOnly, rightOnly []canon.Scalar) {
 // element of left and right, and each value's first occurrence. Its slices
 // are the index's scratch, reused between checks.
 type diff struct {
-	arrays *[4]Array
+	arrays *DiffArrays
 	ix     *index
-	ids    [2][]int32
-	origin []int32  // per id: the index of its first occurrence, in the array ends places it in
-	ends   [4]int32 // ids below ends[k], and not below ends[k-1], first occur in arrays[k]
+	ids    [2][]int32 // per side: the ids of its base array's elements
+	origin []int32    // per id: the index of its first occurrence, in the array ends places it in
+	ends   [4]int32   // ids below ends[k], and not below ends[k-1], first occur in array k
 }
 
-// read interns every element of arrays[k], counting it in counter w of its
+// readBase interns the base array of side (left or right), counting its
+// elements in the slots' counter of that side, and keeps their ids.
+func (d *diff) readBase(side int, lim Limits) error {
+	k := base(side)
+	ids := d.ix.scratchIDs(side, d.arrays.array(k).N)
+	if err := d.read(k, lim, side, ids); err != nil {
+		return err
+	}
+	d.ids[side] = ids
+	return nil
+}
+
+// read interns every element of array k, counting it in counter w of its
 // value's slot and writing its id to ids, with the errors of one array in
 // the contract's order: its first bad element, then max_distinct.
 func (d *diff) read(k int, lim Limits, w int, ids []int32) error {
-	a, ix := &d.arrays[k], d.ix
+	a, ix := d.arrays.array(k), d.ix
 	buf := &ix.buf
 	distinct := 0
 	for i := 0; i < a.N; i += batch {
@@ -320,7 +367,7 @@ func (d *diff) read(k int, lim Limits, w int, ids []int32) error {
 		if err := a.Fill(i, chunk); err != nil {
 			return err
 		}
-		if k == 0 && i == sample && a.N > 2*sample {
+		if k == left && i == sample && a.N > 2*sample {
 			if want := ix.reserve(a.N, lim.MaxDistinct); want > cap(d.origin) {
 				d.origin = append(make([]int32, 0, want), d.origin...)
 			}
@@ -338,9 +385,6 @@ func (d *diff) read(k int, lim Limits, w int, ids []int32) error {
 		distinct += bits.OnesCount64(firsts)
 	}
 	d.ends[k] = int32(len(d.origin))
-	if k < 2 {
-		d.ids[k] = ids
-	}
 	return nil
 }
 
@@ -358,14 +402,13 @@ func (d *diff) value(id int32) *canon.Scalar {
 	for id >= d.ends[k] {
 		k++
 	}
-	s, _ := d.arrays[k].at(int(d.origin[id])) // it converted without error before
+	s, _ := d.arrays.array(k).at(int(d.origin[id])) // it converted without error before
 	return &s
 }
 
-// Difference reads the four arrays of a difference claim — arrays[0] (left),
-// arrays[1] (right), arrays[2] (the claimed left_only) and arrays[3] (the
-// claimed right_only) — and finds the first index at which a claimed
-// residual differs from the bag difference, earliest occurrences removed.
+// Difference reads the four arrays of a difference claim and finds the first
+// index at which a claimed residual differs from the bag difference,
+// earliest occurrences removed.
 // Errors come in the contract's order: for each array in turn, max_items,
 // the first bad element, max_distinct.
 //
@@ -375,57 +418,56 @@ func (d *diff) value(id int32) *canon.Scalar {
 // differs. A claimed residual that equals the expected one can have no
 // error: its elements are values of left (or right), which converted, and
 // it has no more distinct values than left (or right) has.
-func Difference(lim Limits, arrays *[4]Array) (*DifferenceTally, error) {
-	ix := newIndex(arrays[0].N)
+func Difference(lim Limits, arrays *DiffArrays) (*DifferenceTally, error) {
+	ix := newIndex(arrays.Left.N)
 	defer ix.release()
 	d := diff{arrays: arrays, ix: ix, origin: ix.origin[:0]}
 	defer func() { ix.origin = d.origin[:0] }() // its capacity, for the next check
 	// The slots' counters count left's elements (n[0]) and right's (n[1]);
 	// a claimed residual read in full is counted in n[0], emptied first.
-	var claimed [2][]int32 // the ids of a claimed residual that differs
-	var rem []int32
-	for k := range arrays {
-		a := &arrays[k]
+	for side := range 2 {
+		if err := itemsError(arrays.array(base(side)), lim); err != nil {
+			return nil, err
+		}
+		if err := d.readBase(side, lim); err != nil {
+			return nil, err
+		}
+	}
+	rem := ix.scratchRem(len(d.origin))
+	var differs [2][]int32 // per side: the ids of its claimed residual, when it differs
+	for side := range 2 {
+		k := claimed(side)
+		a := arrays.array(k)
 		if err := itemsError(a, lim); err != nil {
 			return nil, err
 		}
-		if k < 2 {
-			if err := d.read(k, lim, k, ix.scratchIDs(k, a.N)); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if rem == nil {
-			rem = ix.scratchRem(len(d.origin))
-		}
-		if d.match(rem, k-2) {
+		if d.match(rem, side) {
 			d.ends[k] = int32(len(d.origin)) // no new values
 			continue
 		}
 		ix.zero(0)
-		claimed[k-2] = make([]int32, a.N)
-		if err := d.read(k, lim, 0, claimed[k-2]); err != nil {
+		differs[side] = make([]int32, a.N)
+		if err := d.read(k, lim, 0, differs[side]); err != nil {
 			return nil, err
 		}
 	}
 	t := &DifferenceTally{arrays: *arrays, lim: lim}
 	for side := 0; side < 2 && t.first == nil; side++ {
-		if claimed[side] != nil {
-			t.first = d.walk(rem, side, claimed[side])
+		if differs[side] != nil {
+			t.first = d.walk(rem, side, differs[side])
 		}
 	}
 	return t, nil
 }
 
-// match reports whether the claimed residual of side (arrays[2+side])
-// equals the expected one, walking both at once without building either.
+// match reports whether the claimed residual of side equals the expected one, walking both at once without building either.
 // The expected residual's next elements are gathered a batch at a time,
 // without a branch on each, and compared with the claimed ones by Same
 // (no conversion); an element Same does not vouch for is converted and
 // looked up instead: one that does not convert, or is no value of the
 // index, differs.
 func (d *diff) match(rem []int32, side int) bool {
-	c := &d.arrays[2+side]
+	c := d.arrays.array(claimed(side))
 	self := d.ids[side]
 	d.fill(rem, side)
 	var js [batch]int32 // indexes into self of the expected residual's next elements
