@@ -414,67 +414,85 @@ func (r Result) AppendJSON(dst []byte) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-// notVerdict is the error of AppendJSON and MarshalJSON for a value that is
-// no verdict.
-func notVerdict(what, why string) error {
-	return errors.New("rational: " + what + " is no verdict: " + why)
+// verdict returns nil when r has the shape of a verdict of CheckRational,
+// and otherwise an error naming what is wrong with it.
+func (r *Result) verdict() error {
+	if f := r.fault(); f != "" {
+		return errors.New("rational: Result is no verdict: " + f)
+	}
+	return nil
 }
 
-// verdict returns nil when r has the shape of a verdict of CheckRational.
-func (r *Result) verdict() error {
-	const what = "Result"
-	if !r.Valid && r.Reason == "" && r.FirstDiscrepancy == nil && r.Value == nil && r.ReferenceVersion == "" {
-		return notVerdict(what, "it is the zero value (did the check return an error?)")
-	}
-	if r.ReferenceVersion != ReferenceVersion {
-		return notVerdict(what, "ReferenceVersion "+strconv.Quote(r.ReferenceVersion)+" is not rational.ReferenceVersion")
-	}
+// fault says what is wrong with r as a verdict, "" when nothing. The rule:
+// valid with a Value and nothing else; or invalid with a known Reason, a
+// Value unless the reason is division_by_zero, and the FirstDiscrepancy of
+// that reason (see Discrepancy.fault).
+func (r *Result) fault() string {
 	d := r.FirstDiscrepancy
-	if r.Valid {
-		if r.Reason != "" || d != nil || r.Value == nil {
-			return notVerdict(what, "a valid result has a Value and no Reason or FirstDiscrepancy")
-		}
-		return nil
+	switch {
+	case !r.Valid && r.Reason == "" && d == nil && r.Value == nil && r.ReferenceVersion == "":
+		return "it is the zero value (did the check return an error?)"
+	case r.ReferenceVersion != ReferenceVersion:
+		return "its ReferenceVersion " + strconv.Quote(r.ReferenceVersion) + " is not rational.ReferenceVersion"
+	case r.Valid && r.Reason != "":
+		return "it is valid but has a Reason"
+	case r.Valid && d != nil:
+		return "it is valid but has a FirstDiscrepancy"
+	case r.Valid && r.Value == nil:
+		return "it is valid but has no Value"
+	case r.Valid:
+		return ""
+	case r.Reason != DivisionByZero && r.Reason != ValueMismatch && r.Reason != NotCanonical:
+		return "its Reason " + strconv.Quote(string(r.Reason)) + " is none of the tool's"
+	case d == nil:
+		return "it is invalid but has no FirstDiscrepancy"
+	case r.Reason == DivisionByZero && r.Value != nil:
+		return "a division_by_zero result has a Value"
+	case r.Reason != DivisionByZero && r.Value == nil:
+		return "a " + string(r.Reason) + " result has no Value"
+	case r.Reason == DivisionByZero && d.Field != FieldExpression:
+		return "a division_by_zero discrepancy is about " + strconv.Quote(string(d.Field)) + ", not the expression"
+	case r.Reason != DivisionByZero && d.Field != FieldClaimedValue:
+		return "a " + string(r.Reason) + " discrepancy is about " + strconv.Quote(string(d.Field)) + ", not the claimed value"
 	}
-	field := FieldClaimedValue
-	switch r.Reason {
-	case DivisionByZero:
-		field = FieldExpression
-		if r.Value != nil {
-			return notVerdict(what, "a division_by_zero result has no Value")
-		}
-	case ValueMismatch, NotCanonical:
-		if r.Value == nil {
-			return notVerdict(what, "a "+string(r.Reason)+" result has a Value")
-		}
-	default:
-		return notVerdict(what, "Reason "+strconv.Quote(string(r.Reason))+" is none of the tool's")
-	}
-	if d == nil {
-		return notVerdict(what, "an invalid result has a FirstDiscrepancy")
-	}
-	if d.Field != field {
-		return notVerdict(what, "a "+string(r.Reason)+" discrepancy is about the field "+string(field))
-	}
-	return d.verdict()
+	return d.fault()
 }
 
 // verdict returns nil when d has the shape of a discrepancy of a verdict.
 func (d *Discrepancy) verdict() error {
-	const what = "Discrepancy"
-	switch d.Field {
-	case FieldExpression:
-		if d.ActualValue != nil || d.Difference != nil || d.Position < 0 || d.DivisorText == "" {
-			return notVerdict(what, "a discrepancy in the expression has a Position and a DivisorText, and no ActualValue or Difference")
-		}
-	case FieldClaimedValue:
-		if d.ActualValue == nil || d.Difference == nil || d.Position != claimcheck.NoPosition || d.DivisorText != "" {
-			return notVerdict(what, "a discrepancy in the claimed value has an ActualValue and a Difference, and no Position or DivisorText")
-		}
-	default:
-		return notVerdict(what, "Field "+strconv.Quote(string(d.Field))+" is neither expression nor claimed_value")
+	if f := d.fault(); f != "" {
+		return errors.New("rational: Discrepancy is no verdict: " + f)
 	}
 	return nil
+}
+
+// fault says what is wrong with d, "" when nothing: a discrepancy in the
+// expression has a Position and a DivisorText and nothing else; one in the
+// claimed value has an ActualValue and a Difference and nothing else.
+func (d *Discrepancy) fault() string {
+	switch d.Field {
+	case FieldExpression:
+		switch {
+		case d.Position < 0:
+			return "a discrepancy in the expression has no Position"
+		case d.DivisorText == "":
+			return "a discrepancy in the expression has no DivisorText"
+		case d.ActualValue != nil || d.Difference != nil:
+			return "a discrepancy in the expression has an ActualValue or a Difference"
+		}
+	case FieldClaimedValue:
+		switch {
+		case d.ActualValue == nil:
+			return "a discrepancy in the claimed value has no ActualValue"
+		case d.Difference == nil:
+			return "a discrepancy in the claimed value has no Difference"
+		case d.Position != claimcheck.NoPosition || d.DivisorText != "":
+			return "a discrepancy in the claimed value has a Position or a DivisorText"
+		}
+	default:
+		return "its Field " + strconv.Quote(string(d.Field)) + " is neither expression nor claimed_value"
+	}
+	return ""
 }
 
 // MarshalJSON returns the first_discrepancy object of the output document,

@@ -545,34 +545,35 @@ func TestAppendJSONRefusesNonVerdicts(t *testing.T) {
 	type resultRow struct {
 		reason string
 		res    rational.Result
+		fault  string // what the error must say is wrong
 	}
 	testutil.Run(t, []resultRow{
-		{"the zero Result", rational.Result{}},
-		{"valid without reference version", with(valid, func(r *rational.Result) { r.ReferenceVersion = "" })},
-		{"another reference version", with(mismatch, func(r *rational.Result) { r.ReferenceVersion = "LIA-2" })},
-		{"valid with a reason", with(valid, func(r *rational.Result) { r.Reason = rational.ValueMismatch })},
-		{"valid with a discrepancy", with(valid, func(r *rational.Result) { r.FirstDiscrepancy = mismatch.FirstDiscrepancy })},
-		{"valid without a value", with(valid, func(r *rational.Result) { r.Value = nil })},
-		{"invalid without a reason", with(mismatch, func(r *rational.Result) { r.Reason = "" })},
-		{"a reason of no tool", with(mismatch, func(r *rational.Result) { r.Reason = "wrong" })},
-		{"invalid without a discrepancy", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy = nil })},
-		{"value_mismatch without a value", with(mismatch, func(r *rational.Result) { r.Value = nil })},
-		{"division_by_zero with a value", with(divZero, func(r *rational.Result) { r.Value = &one })},
-		{"division_by_zero about the claim", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy = mismatch.FirstDiscrepancy })},
-		{"value_mismatch about the expression", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy = divZero.FirstDiscrepancy })},
-		{"a field of no input", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.Field = "claim" })},
-		{"a claim discrepancy with a position", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.Position = 0 })},
-		{"a claim discrepancy with a divisor", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.DivisorText = "0" })},
-		{"a claim discrepancy without a difference", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.Difference = nil })},
-		{"a claim discrepancy without an actual value", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.ActualValue = nil })},
-		{"an expression discrepancy without a position", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy.Position = claimcheck.NoPosition })},
-		{"an expression discrepancy without a divisor", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy.DivisorText = "" })},
-		{"an expression discrepancy with a difference", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy.Difference = &one })},
+		{"the zero Result", rational.Result{}, "zero value"},
+		{"valid without reference version", with(valid, func(r *rational.Result) { r.ReferenceVersion = "" }), "ReferenceVersion \"\""},
+		{"another reference version", with(mismatch, func(r *rational.Result) { r.ReferenceVersion = "LIA-2" }), "\"LIA-2\" is not"},
+		{"valid with a reason", with(valid, func(r *rational.Result) { r.Reason = rational.ValueMismatch }), "valid but has a Reason"},
+		{"valid with a discrepancy", with(valid, func(r *rational.Result) { r.FirstDiscrepancy = mismatch.FirstDiscrepancy }), "valid but has a FirstDiscrepancy"},
+		{"valid without a value", with(valid, func(r *rational.Result) { r.Value = nil }), "valid but has no Value"},
+		{"invalid without a reason", with(mismatch, func(r *rational.Result) { r.Reason = "" }), "Reason \"\" is none"},
+		{"a reason of no tool", with(mismatch, func(r *rational.Result) { r.Reason = "wrong" }), "Reason \"wrong\" is none"},
+		{"invalid without a discrepancy", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy = nil }), "invalid but has no FirstDiscrepancy"},
+		{"value_mismatch without a value", with(mismatch, func(r *rational.Result) { r.Value = nil }), "value_mismatch result has no Value"},
+		{"division_by_zero with a value", with(divZero, func(r *rational.Result) { r.Value = &one }), "division_by_zero result has a Value"},
+		{"division_by_zero about the claim", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy = mismatch.FirstDiscrepancy }), "not the expression"},
+		{"value_mismatch about the expression", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy = divZero.FirstDiscrepancy }), "not the claimed value"},
+		{"a field of no input", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.Field = "claim" }), "not the claimed value"},
+		{"a claim discrepancy with a position", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.Position = 0 }), "claimed value has a Position"},
+		{"a claim discrepancy with a divisor", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.DivisorText = "0" }), "claimed value has a Position or a DivisorText"},
+		{"a claim discrepancy without a difference", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.Difference = nil }), "claimed value has no Difference"},
+		{"a claim discrepancy without an actual value", with(mismatch, func(r *rational.Result) { r.FirstDiscrepancy.ActualValue = nil }), "claimed value has no ActualValue"},
+		{"an expression discrepancy without a position", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy.Position = claimcheck.NoPosition }), "expression has no Position"},
+		{"an expression discrepancy without a divisor", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy.DivisorText = "" }), "expression has no DivisorText"},
+		{"an expression discrepancy with a difference", with(divZero, func(r *rational.Result) { r.FirstDiscrepancy.Difference = &one }), "expression has an ActualValue or a Difference"},
 	}, func(t *testing.T, tc resultRow) {
 		dst := []byte("x")
 		out, err := tc.res.AppendJSON(dst)
-		if err == nil || string(out) != "x" || !strings.HasPrefix(err.Error(), "rational: ") {
-			t.Errorf("AppendJSON = %q, %v; want \"x\" and an error", out, err)
+		if err == nil || string(out) != "x" || !strings.HasPrefix(err.Error(), "rational: ") || !strings.Contains(err.Error(), tc.fault) {
+			t.Errorf("AppendJSON = %q, %v; want \"x\" and an error saying %q", out, err, tc.fault)
 		}
 		if out, err := tc.res.MarshalJSON(); err == nil || out != nil {
 			t.Errorf("MarshalJSON = %q, %v; want an error", out, err)
