@@ -180,13 +180,13 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 	if cerr != nil {
 		return Result{}, cerr
 	}
-	e := getExpr()
-	if err := l.parseInto(e, in.Expression); err != nil {
-		putExpr(e)
+	w := getWorkspace()
+	if err := l.parseInto(&w.expr, &w.tokens, in.Expression); err != nil {
+		w.release()
 		return Result{}, err
 	}
-	v, zd, err := e.eval()
-	putExpr(e)
+	v, zd, err := w.expr.eval(&w.scratch)
+	w.release()
 	if err != nil {
 		return Result{}, err
 	}

@@ -24,7 +24,7 @@ func (l Limits) Parse(src string) (*Expr, error) {
 		return nil, err
 	}
 	e := new(expr)
-	if err := l.parseInto(e, src); err != nil {
+	if err := l.parseInto(e, new([]token), src); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -32,7 +32,7 @@ func (l Limits) Parse(src string) (*Expr, error) {
 
 // Eval is step 7 of the check order.
 func (e *expr) Eval() (Rat, *ZeroDivision, error) {
-	v, zd, err := e.eval()
+	v, zd, err := e.eval(new(scratch))
 	if err != nil {
 		return Rat{}, nil, err
 	}

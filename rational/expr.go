@@ -86,19 +86,16 @@ type zeroDivision struct {
 }
 
 // parseInto runs steps 5 and 6 of the check order (tokenise, parse) on an
-// already validated expression and stores the result in e. It returns
-// *claimcheck.Error, not error, so that a nil result is never a non-nil
-// interface. The program and literals are appended to e's slices, from
-// length 0, when their capacities suffice.
-func (l Limits) parseInto(e *expr, src string) *claimcheck.Error {
+// already validated expression and stores the result in e, with tb as the
+// token buffer. It returns *claimcheck.Error, not error, so that a nil
+// result is never a non-nil interface. The tokens, program and literals are
+// appended to tb's and e's slices, from length 0, when their capacities
+// suffice.
+func (l Limits) parseInto(e *expr, tb *[]token, src string) *claimcheck.Error {
 	// Every token takes at least one byte, so this capacity is never exceeded.
 	n := min(len(src), l.MaxTokens) + 1
-	tb := tokenPool.Get().(*[]token)
 	if cap(*tb) < n {
 		*tb = make([]token, 0, max(n, 64))
-	}
-	if cap(*tb) <= maxPooled {
-		defer tokenPool.Put(tb) // the parser reads the tokens until the end
 	}
 	toks, ints, err := lex(src, l, (*tb)[:0])
 	if err != nil {
@@ -120,7 +117,7 @@ func (l Limits) parseInto(e *expr, src string) *claimcheck.Error {
 		}
 	}
 	if err != nil {
-		// Keep the buffers, and the literals to clear (see putExpr).
+		// Keep the buffers, and the literals to clear (see workspace.release).
 		e.prog, e.lits = p.prog[:0], p.lits
 		return err
 	}
@@ -128,30 +125,38 @@ func (l Limits) parseInto(e *expr, src string) *claimcheck.Error {
 	return nil
 }
 
-// tokenPool holds token buffers for parseInto; tokens do not outlive it.
-var tokenPool = sync.Pool{New: func() any { return new([]token) }}
+// A workspace is the working memory of one CheckRational: the token buffer,
+// the parsed program and its literals, and the temporaries of big-number
+// arithmetic. One pool holds them, so that a check allocates none of it in
+// steady state. Only the slices' backing arrays and the temporaries' storage
+// are reused: the literals are cleared before a workspace goes back, and a
+// literal's storage is built afresh by every parse, so values computed from
+// one (which may share it) are never overwritten; no value in the scratch is
+// ever part of a Rat outside it (see scratch).
+type workspace struct {
+	tokens  []token
+	expr    expr
+	scratch scratch
+}
 
-// exprPool holds the program and literal buffers of the exprs that
-// CheckRational parses and drops. Only the slices' backing arrays are reused:
-// the literals are cleared before an expr goes back, and a literal's storage
-// is built afresh by every parse, so values computed from one (which may
-// share it) are never overwritten.
-var exprPool = sync.Pool{New: func() any { return new(expr) }}
+var workspaces = sync.Pool{New: func() any { return new(workspace) }}
 
-func getExpr() *expr { return exprPool.Get().(*expr) }
+func getWorkspace() *workspace { return workspaces.Get().(*workspace) }
 
-// putExpr returns e to the pool unless its buffers are too large to keep.
-// e.lits holds every literal e's last parse stored.
-func putExpr(e *expr) {
-	if cap(e.prog) > maxPooled || cap(e.lits) > maxPooled {
+// release returns w to the pool unless its buffers are too large to keep.
+// w.expr.lits holds every literal its last parse stored.
+func (w *workspace) release() {
+	e := &w.expr
+	if cap(e.prog) > maxPooled || cap(e.lits) > maxPooled || cap(w.tokens) > maxPooled {
 		return
 	}
 	clear(e.lits)
 	*e = expr{prog: e.prog[:0], lits: e.lits[:0]}
-	exprPool.Put(e)
+	w.tokens = w.tokens[:0]
+	workspaces.Put(w)
 }
 
-// maxPooled bounds the capacity of the buffers the pools keep: four times
+// maxPooled bounds the capacity of the buffers the pool keeps: four times
 // what the default limits need.
 const maxPooled = 4 * 4096
 
@@ -471,7 +476,9 @@ var pow10u64 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 //   - a limit_exceeded error with limit "max_value_digits" at the operator
 //     that produced the first reduced intermediate value whose numerator or
 //     denominator has more digits than e's limits allow.
-func (e *expr) eval() (Rat, *zeroDivision, *claimcheck.Error) {
+//
+// s holds the temporaries of the big-number paths.
+func (e *expr) eval(s *scratch) (Rat, *zeroDivision, *claimcheck.Error) {
 	if len(e.prog) == 0 { // the zero expr, not built by parse
 		return Rat{}, nil, nil
 	}
@@ -485,8 +492,6 @@ func (e *expr) eval() (Rat, *zeroDivision, *claimcheck.Error) {
 	// owned[i] reports that the heap storage of stack[i], if any, belongs to
 	// this evaluation alone: a result can then be computed into it once it is
 	// dead. A literal's storage belongs to e, which may be evaluated again.
-	// The scratch is taken from the pool when first needed.
-	var s *scratch
 	for _, in := range e.prog {
 		switch in.op {
 		case opLit:
@@ -509,7 +514,6 @@ func (e *expr) eval() (Rat, *zeroDivision, *claimcheck.Error) {
 		i := len(stack) - 2
 		x, y := &stack[i], &stack[i+1]
 		if in.op == opQuo && y.Sign() == 0 {
-			s.release()
 			return Rat{}, &zeroDivision{Position: int(in.pos), DivisorText: e.src[in.arg:in.end]}, nil
 		}
 		var z Rat
@@ -523,9 +527,6 @@ func (e *expr) eval() (Rat, *zeroDivision, *claimcheck.Error) {
 		if ok {
 			*x = z
 		} else {
-			if s == nil {
-				s = scratchPool.Get().(*scratch)
-			}
 			dst := x
 			if !owned[i] {
 				dst = &z // the zero Rat
@@ -540,12 +541,10 @@ func (e *expr) eval() (Rat, *zeroDivision, *claimcheck.Error) {
 		}
 		owned[i] = true
 		if ratOver(x, e.maxDigits) {
-			s.release()
 			return Rat{}, nil, errs.LimitAt(pathExpression, int(in.pos), limitDigits,
 				"intermediate value with more than "+strconv.Itoa(e.maxDigits)+" digits")
 		}
 		stack, owned = stack[:i+1], owned[:i+1]
 	}
-	s.release()
 	return stack[0], nil, nil
 }

@@ -2,7 +2,7 @@ package rational
 
 import (
 	"math/big"
-	"sync"
+	"sync/atomic"
 
 	"github.com/cockroachdb/apd/v3"
 )
@@ -184,15 +184,6 @@ type scratch struct {
 	g, g2, p, q, r, s, n, d apd.BigInt
 }
 
-var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
-
-// release returns s, if not nil, to the pool.
-func (s *scratch) release() {
-	if s != nil {
-		scratchPool.Put(s)
-	}
-}
-
 // quoExact sets z to x/y, using s.r for the remainder (math/big's Quo
 // allocates one for divisors of more than one word).
 func quoExact(z, x, y *apd.BigInt, s *scratch) {
@@ -241,25 +232,26 @@ func overDigits(b *apd.BigInt, n int) bool {
 	return b.CmpAbs(pow10(n)) >= 0
 }
 
-var (
-	pow10Mu    sync.Mutex
-	pow10Cache = map[int]*apd.BigInt{}
-)
+// lastPow10 is the power of ten pow10 computed last: the checks of a
+// process nearly always ask for the one digit limit they share.
+var lastPow10 atomic.Pointer[pow10Entry]
 
-// pow10 returns 10^n from a cache; the returned value is shared and must
-// only be read.
+type pow10Entry struct {
+	n int
+	p *apd.BigInt // 10^n, shared: only read
+}
+
+// pow10 returns 10^n, shared: the caller must only read it.
 func pow10(n int) *apd.BigInt {
-	pow10Mu.Lock()
-	defer pow10Mu.Unlock()
-	if p, ok := pow10Cache[n]; ok {
-		return p
+	if e := lastPow10.Load(); e != nil && e.n == n {
+		return e.p
 	}
-	var ten, e apd.BigInt
+	var ten, exp apd.BigInt
 	ten.SetInt64(10)
-	e.SetInt64(int64(n))
-	p := new(apd.BigInt).Exp(&ten, &e, nil)
-	pow10Cache[n] = p
-	return p
+	exp.SetInt64(int64(n))
+	e := &pow10Entry{n, new(apd.BigInt).Exp(&ten, &exp, nil)}
+	lastPow10.Store(e)
+	return e.p
 }
 
 // ratOver reports whether x's numerator or denominator has more than n digits.
