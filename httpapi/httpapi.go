@@ -5,29 +5,26 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
 	"net/url"
-	"os"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/claimcheck/claimcheck"
-	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/httpjson"
+	"github.com/claimcheck/claimcheck/internal/intake"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
 // Defaults of [Options].
 const (
-	DefaultMaxBodyBytes    = 64 << 20
-	DefaultBodyTimeout     = 60 * time.Second
-	DefaultBodyIdleTimeout = 10 * time.Second
+	DefaultMaxBodyBytes    = intake.DefaultMaxBodyBytes
+	DefaultBodyTimeout     = intake.DefaultBodyTimeout
+	DefaultBodyIdleTimeout = intake.DefaultBodyIdleTimeout
 )
 
 // Options configure the handler of [New]. The zero value is ready to use.
@@ -117,7 +114,7 @@ const (
 	MethodNotAllowed claimcheck.Code = "method_not_allowed"
 	// RequestTimeout: the body did not arrive within BodyTimeout, or
 	// stalled for BodyIdleTimeout (408).
-	RequestTimeout claimcheck.Code = "request_timeout"
+	RequestTimeout = intake.RequestTimeout
 	// UnsupportedMediaType: an execute request whose Content-Type is not
 	// JSON (415).
 	UnsupportedMediaType claimcheck.Code = "unsupported_media_type"
@@ -125,7 +122,7 @@ const (
 	InternalError claimcheck.Code = "internal_error"
 	// Overloaded: the body could not be buffered within MaxBufferedBytes
 	// before its BodyTimeout (503, with Retry-After).
-	Overloaded claimcheck.Code = "overloaded"
+	Overloaded = intake.Overloaded
 )
 
 // New returns the handler of the routes listed in the package documentation.
@@ -136,35 +133,16 @@ func New(opts Options) http.Handler {
 // newHandler is New with the tool execution replaceable, so tests can reach
 // the panic path through the real routes; nil means (*schema.Tool).Execute.
 func newHandler(opts Options, execute func(*schema.Tool, []byte) ([]byte, error)) *handler {
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
 	if execute == nil {
 		execute = (*schema.Tool).Execute
 	}
-	if opts.MaxConcurrent <= 0 {
-		opts.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
-	}
-	if opts.MaxBufferedBytes <= 0 {
-		opts.MaxBufferedBytes = 2 * int64(opts.MaxConcurrent) * opts.MaxBodyBytes
-	}
-	// A body of MaxBodyBytes is read into a buffer of one byte more, to
-	// see its end; such a body must always fit.
-	opts.MaxBufferedBytes = max(opts.MaxBufferedBytes, opts.MaxBodyBytes+1)
-	if opts.BodyTimeout <= 0 {
-		opts.BodyTimeout = DefaultBodyTimeout
-	}
-	if opts.BodyIdleTimeout <= 0 {
-		opts.BodyIdleTimeout = DefaultBodyIdleTimeout
-	}
 	h := &handler{
-		maxBody: opts.MaxBodyBytes, execute: execute, log: opts.Logger, observe: opts.Observe,
-		slots:       make(chan struct{}, opts.MaxConcurrent),
-		budget:      newBudget(opts.MaxBufferedBytes),
-		bodyTimeout: opts.BodyTimeout, idleTimeout: opts.BodyIdleTimeout,
+		gate: intake.New(intake.Config{MaxBodyBytes: opts.MaxBodyBytes, MaxBufferedBytes: opts.MaxBufferedBytes,
+			MaxConcurrent: opts.MaxConcurrent, BodyTimeout: opts.BodyTimeout, BodyIdleTimeout: opts.BodyIdleTimeout}),
+		execute: execute, log: opts.Logger, observe: opts.Observe,
 	}
 	h.serve = h.route
 	// Descriptors never change: encode them once.
@@ -181,15 +159,11 @@ func newHandler(opts Options, execute func(*schema.Tool, []byte) ([]byte, error)
 }
 
 type handler struct {
-	maxBody     int64
-	slots       chan struct{} // one token per execute request being checked
-	budget      *budget       // body bytes held in memory
-	bodyTimeout time.Duration
-	idleTimeout time.Duration
-	list        []byte // the GET /v1/tools body
-	execute     func(*schema.Tool, []byte) ([]byte, error)
-	log         *slog.Logger
-	observe     func(*http.Request, Observation)
+	gate    *intake.Gate // the body budget, deadlines and check slots
+	list    []byte       // the GET /v1/tools body
+	execute func(*schema.Tool, []byte) ([]byte, error)
+	log     *slog.Logger
+	observe func(*http.Request, Observation)
 	// serve answers the request; it is h.route except in tests.
 	serve func(*httpjson.Recorder, *http.Request, *Observation)
 }
@@ -315,34 +289,22 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 			return
 		}
 	}
-	if r.ContentLength > h.maxBody {
-		// Refused unread: the server closes the connection rather than
-		// draining a body it will not use.
-		w.Header().Set("Connection", "close")
-		httpjson.WriteError(w, http.StatusRequestEntityTooLarge, h.tooLarge())
-		return
-	}
-	// The body is read before the request waits for a turn: a client that
+	// The body is read before the request waits for a slot: a client that
 	// sends slowly holds its own connection and the bytes it has sent, and
 	// no check slot.
-	body, held, status, e := h.readBody(w, r)
-	defer h.budget.release(held)
+	body, release, f := h.gate.ReadBody(w, r)
+	defer release()
 	obs.BodyBytes = int64(len(body))
-	if e != nil {
-		if status == http.StatusServiceUnavailable {
-			w.Header().Set("Retry-After", "1")
+	if f == nil {
+		var free func()
+		free, f = h.gate.Slot(w, r)
+		defer free()
+	}
+	if f != nil {
+		if !f.Gone() { // else the client went away: nobody to answer
+			httpjson.WriteError(w, f.Status, f.Err)
 		}
-		httpjson.WriteError(w, status, e)
 		return
-	}
-	if status != 0 {
-		return // the client went away: nobody to answer
-	}
-	select {
-	case h.slots <- struct{}{}:
-		defer func() { <-h.slots }()
-	case <-r.Context().Done():
-		return // the client went away while waiting: nobody to answer
 	}
 	out, err := h.execute(t, body)
 	if err != nil {
@@ -357,97 +319,6 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 		obs.Verdict = verdictOf(out)
 	}
 	httpjson.Write(w, r, http.StatusOK, append(out, '\n'))
-}
-
-func (h *handler) tooLarge() *claimcheck.Error {
-	return errs.Limit("", "max_document_bytes", "the document is larger than "+strconv.FormatInt(h.maxBody, 10)+" bytes")
-}
-
-// readBody reads r's body whole, at most h.maxBody bytes. Every byte of
-// buffer is reserved in h.budget before it is filled, and each read has a
-// deadline: BodyIdleTimeout from now, but never past BodyTimeout from the
-// start. It returns the body and the bytes it holds in the budget (which the
-// caller releases, whatever the outcome). On failure it returns the status
-// and error document to answer with, or status -1 and no error when the
-// client went away.
-func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, held int64, status int, e *claimcheck.Error) {
-	start := time.Now()
-	hard := start.Add(h.bodyTimeout)
-	rc := http.NewResponseController(w)
-	// A writer that cannot set deadlines (a recorder, some middleware) is
-	// read without them.
-	deadlines := rc.SetReadDeadline(hard) == nil
-	if deadlines {
-		// Lift the deadline once the body is in: the check may take
-		// longer, and net/http's watch for a closed connection reads on.
-		defer rc.SetReadDeadline(time.Time{})
-	}
-	src := http.MaxBytesReader(w, r.Body, h.maxBody)
-	// The buffer holds one byte more than a known length, so the read
-	// that sees the end needs no growth.
-	const initial = 16 << 10
-	size := int64(initial)
-	if r.ContentLength >= 0 {
-		size = min(r.ContentLength+1, 4*initial)
-	}
-	var buf []byte
-	for {
-		if len(buf) == cap(buf) {
-			grow := max(size, int64(cap(buf))) // double, or the first size
-			if r.ContentLength >= 0 {
-				grow = min(grow, r.ContentLength+1-int64(cap(buf)))
-			}
-			grow = min(grow, h.maxBody+1-int64(cap(buf))) // never more than the cap needs
-			if grow <= 0 {
-				// Not reached: the body ends, or is cut at the cap, first.
-				return buf, held, http.StatusRequestEntityTooLarge, h.tooLarge()
-			}
-			if !h.budget.tryAcquire(grow) {
-				ctx, cancel := context.WithDeadline(r.Context(), hard)
-				err := h.budget.acquire(ctx, grow)
-				cancel()
-				if err != nil {
-					if r.Context().Err() != nil {
-						return buf, held, -1, nil
-					}
-					return buf, held, http.StatusServiceUnavailable, &claimcheck.Error{Code: Overloaded, Position: claimcheck.NoPosition,
-						Message: "too many bodies are being read; try again"}
-				}
-			}
-			held += grow
-			nb := make([]byte, len(buf), int64(cap(buf))+grow)
-			copy(nb, buf)
-			buf = nb
-		}
-		if deadlines {
-			idle := time.Now().Add(h.idleTimeout)
-			if idle.After(hard) {
-				idle = hard
-			}
-			rc.SetReadDeadline(idle)
-		}
-		n, err := src.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		switch {
-		case err == nil:
-			continue
-		case err == io.EOF:
-			return buf, held, 0, nil
-		case errors.Is(err, os.ErrDeadlineExceeded):
-			w.Header().Set("Connection", "close")
-			return buf, held, http.StatusRequestTimeout, &claimcheck.Error{Code: RequestTimeout, Position: claimcheck.NoPosition,
-				Message: "the body did not arrive in time"}
-		}
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return buf, held, http.StatusRequestEntityTooLarge, h.tooLarge()
-		}
-		if r.Context().Err() != nil {
-			return buf, held, -1, nil
-		}
-		// A broken chunked body or a connection cut short; the answer
-		// most likely goes nowhere, but it is still a JSON one.
-		return buf, held, http.StatusBadRequest, errs.Invalid("", "reading the body: "+err.Error())
-	}
 }
 
 // verdictOf returns the Observation.Verdict of an output document.
