@@ -25,6 +25,7 @@ const (
 	DefaultMaxBodyBytes    = intake.DefaultMaxBodyBytes
 	DefaultBodyTimeout     = intake.DefaultBodyTimeout
 	DefaultBodyIdleTimeout = intake.DefaultBodyIdleTimeout
+	DefaultWriteTimeout    = intake.DefaultWriteTimeout
 )
 
 // Options configure the handler of [New]. The zero value is ready to use.
@@ -44,14 +45,14 @@ type Options struct {
 	MaxConcurrent int
 	// MaxBufferedBytes caps the body bytes held in memory at once, summed
 	// over the execute requests being read, waiting for a turn or being
-	// checked. A request reserves buffer as its body arrives, in steps that
-	// start at 64 KiB (16 KiB without a declared length; the declared
-	// length if smaller) and double, so a stalled upload holds little more
-	// than what it has sent. A request that would go over
-	// waits for bytes to be freed, at most until its BodyTimeout, and is
-	// then answered 503 overloaded. Zero or negative means
-	// 2 × MaxConcurrent × MaxBodyBytes; a value below MaxBodyBytes is raised
-	// to it.
+	// checked. A request never waits for buffer: a body with a
+	// Content-Length reserves its length before it is read, one without
+	// (chunked or gzip) reserves 16 KiB and doubles as it grows, and a
+	// request whose reservation does not fit is answered 503 overloaded at
+	// once, giving back all it held. A sixteenth of the budget is kept for
+	// bodies of at most 64 KiB, so small requests are admitted while large
+	// uploads hold the rest. Zero or negative means 2 × MaxConcurrent ×
+	// MaxBodyBytes; a value below MaxBodyBytes is raised to it.
 	MaxBufferedBytes int64
 	// BodyTimeout caps the time an execute request's body may take to
 	// arrive, from when the handler starts reading it; a body still
@@ -62,6 +63,12 @@ type Options struct {
 	// an upload that stalls this long is answered 408 request_timeout.
 	// Zero or negative means DefaultBodyIdleTimeout.
 	BodyIdleTimeout time.Duration
+	// WriteTimeout is the time an execute request's answer has to be
+	// written once its body is in or refused (so a 408, 413 or 503 always
+	// reaches a client that reads it); a request waits for a turn at most
+	// half of it, and is then answered 503 overloaded. Zero or negative
+	// means DefaultWriteTimeout.
+	WriteTimeout time.Duration
 	// Observe, if not nil, is called once for every request after its
 	// response has been written (or abandoned), on the request's goroutine.
 	// It must be safe for concurrent use and should be quick. Package
@@ -115,13 +122,13 @@ const (
 	// RequestTimeout: the body did not arrive within BodyTimeout, or
 	// stalled for BodyIdleTimeout (408).
 	RequestTimeout = intake.RequestTimeout
-	// UnsupportedMediaType: an execute request whose Content-Type is not
-	// JSON (415).
-	UnsupportedMediaType claimcheck.Code = "unsupported_media_type"
+	// UnsupportedMediaType: an execute request whose Content-Type is
+	// missing or not JSON, or whose Content-Encoding is not gzip (415).
+	UnsupportedMediaType = intake.UnsupportedMediaType
 	// InternalError: a tool panicked, which is a bug (500).
 	InternalError claimcheck.Code = "internal_error"
-	// Overloaded: the body could not be buffered within MaxBufferedBytes
-	// before its BodyTimeout (503, with Retry-After).
+	// Overloaded: the body could not be buffered within MaxBufferedBytes,
+	// or no turn came free within WriteTimeout/2 (503, with Retry-After).
 	Overloaded = intake.Overloaded
 )
 
@@ -141,7 +148,8 @@ func newHandler(opts Options, execute func(*schema.Tool, []byte) ([]byte, error)
 	}
 	h := &handler{
 		gate: intake.New(intake.Config{MaxBodyBytes: opts.MaxBodyBytes, MaxBufferedBytes: opts.MaxBufferedBytes,
-			MaxConcurrent: opts.MaxConcurrent, BodyTimeout: opts.BodyTimeout, BodyIdleTimeout: opts.BodyIdleTimeout}),
+			MaxConcurrent: opts.MaxConcurrent, BodyTimeout: opts.BodyTimeout, BodyIdleTimeout: opts.BodyIdleTimeout,
+			WriteTimeout: opts.WriteTimeout}),
 		execute: execute, log: opts.Logger, observe: opts.Observe,
 	}
 	h.serve = h.route
@@ -283,11 +291,20 @@ func allow(w http.ResponseWriter, r *http.Request, methods string) bool {
 }
 
 func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema.Tool, obs *Observation) {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		if msg := checkMediaType(ct); msg != "" {
-			httpjson.WriteError(w, http.StatusUnsupportedMediaType, &claimcheck.Error{Code: UnsupportedMediaType, Position: claimcheck.NoPosition, Message: msg})
-			return
-		}
+	// A POST without a Content-Type is checked, for the clients that send
+	// none (curl --data-binary, scripts), unless it comes from a browser
+	// (it has an Origin header): a page on any site can send such a POST
+	// (fetch with a Blob body) without a CORS preflight, and must not make
+	// the server check documents. A browser's POST of application/json
+	// needs a preflight, which the server never grants.
+	ct := r.Header.Get("Content-Type")
+	if ct == "" && r.Header.Get("Origin") == "" {
+		ct = "application/json"
+	}
+	if msg := checkMediaType(ct); msg != "" {
+		w.Header().Set("Connection", "close") // the body is not read
+		httpjson.WriteError(w, http.StatusUnsupportedMediaType, &claimcheck.Error{Code: UnsupportedMediaType, Position: claimcheck.NoPosition, Message: msg})
+		return
 	}
 	// The body is read before the request waits for a slot: a client that
 	// sends slowly holds its own connection and the bytes it has sent, and
@@ -341,6 +358,9 @@ func verdictOf(out []byte) string {
 // checkMediaType returns "" for application/json (any case, any parameters,
 // but a charset only utf-8: RFC 8259 section 8.1), else why not.
 func checkMediaType(ct string) string {
+	if ct == "" {
+		return "a browser's POST needs Content-Type application/json"
+	}
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil {
 		return "malformed Content-Type " + strconv.Quote(ct)

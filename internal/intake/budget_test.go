@@ -1,56 +1,50 @@
 package intake
 
 import (
-	"context"
-	"errors"
+	"sync"
 	"testing"
-	"time"
 )
 
-// TestBudget: first come first served, a large waiter is not overtaken, and
-// a waiter that gives up takes nothing and lets the next one in.
+// TestBudget: take is all or nothing, never waits, and leaves the reserve
+// to small bodies.
 func TestBudget(t *testing.T) {
-	b := newBudget(10)
-	if !b.tryAcquire(8) || b.tryAcquire(3) {
-		t.Fatal("tryAcquire: 8 of 10 then 3 must fail")
+	b := newBudget(10, 3)
+	if !b.take(7, false) {
+		t.Fatal("7 of 10 with 3 reserved: refused")
 	}
-	big := make(chan error, 1)
-	go func() { big <- b.acquire(context.Background(), 10) }()
-	waitFor(t, "the large waiter to queue", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return b.waiters.Len() == 1 })
-	if b.tryAcquire(1) {
-		t.Fatal("a small request overtook a waiting large one")
+	if b.take(1, false) {
+		t.Fatal("a large take dipped into the reserve")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	small := make(chan error, 1)
-	go func() { small <- b.acquire(ctx, 1) }()
-	waitFor(t, "the small waiter to queue", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return b.waiters.Len() == 2 })
-	cancel()
-	if err := <-small; !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled waiter: %v", err)
+	if !b.take(3, true) {
+		t.Fatal("a small take was refused the reserve")
 	}
-	b.release(8)
-	if err := <-big; err != nil {
-		t.Fatal(err)
+	if b.take(1, true) {
+		t.Fatal("took more than the budget")
 	}
-	b.release(10)
-	if b.available() != 10 || b.waiters.Len() != 0 {
-		t.Fatalf("free %d, %d waiters; want 10, 0", b.available(), b.waiters.Len())
+	b.give(10)
+	if got := b.free.Load(); got != 10 {
+		t.Fatalf("free %d after giving everything back, want 10", got)
 	}
 }
 
-// available returns the free bytes.
-func (b *budget) available() int64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.free
-}
-
-// waitFor polls cond every millisecond for up to 10 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
+// TestBudgetConcurrent: concurrent takes never overdraw (run with -race).
+func TestBudgetConcurrent(t *testing.T) {
+	b := newBudget(100, 0)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 1000 {
+				if b.take(7, false) {
+					if f := b.free.Load(); f < 0 {
+						t.Errorf("free %d", f)
+					}
+					b.give(7)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if f := b.free.Load(); f != 100 {
+		t.Fatalf("free %d, want 100", f)
 	}
 }
