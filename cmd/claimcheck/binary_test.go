@@ -45,6 +45,7 @@ func TestBinary(t *testing.T) {
 	t.Run("mcp document cap", func(t *testing.T) { t.Parallel(); testMCPBinaryDocumentCap(t, bin) })
 	t.Run("mcp drain", func(t *testing.T) { t.Parallel(); testMCPDrain(t, bin) })
 	t.Run("mcp hostile", func(t *testing.T) { t.Parallel(); testMCPHostile(t, bin) })
+	t.Run("mcp typescript sdk", func(t *testing.T) { t.Parallel(); testTypeScriptSDK(t, bin) })
 	t.Run("openapi", func(t *testing.T) { t.Parallel(); testOpenAPICommand(t, bin) })
 	t.Run("serve operations", func(t *testing.T) { t.Parallel(); testServeOperations(t, bin) })
 }

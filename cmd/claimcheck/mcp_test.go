@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/claimcheck/claimcheck/httpapi"
 	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/mcpserver"
 	"github.com/claimcheck/claimcheck/schema"
 )
@@ -241,6 +244,46 @@ func testMCPHostile(t *testing.T, bin string) {
 			t.Errorf("the call after hostile message %d was not answered:\n%s", i, stdout)
 		}
 	}
+}
+
+// testTypeScriptSDK runs testdata/sdk_client.mjs, the official TypeScript
+// MCP SDK (npm @modelcontextprotocol/sdk) with ajv, against "claimcheck
+// mcp" and against /mcp of "claimcheck serve": tools/list, every example
+// validated against its outputSchema, hostile but valid documents, an
+// unknown tool. Long run only: it installs the two packages from the npm
+// registry into a temporary directory (it needs node and npm).
+func testTypeScriptSDK(t *testing.T, bin string) {
+	if !testutil.Long() {
+		t.Skip("the long run installs the TypeScript SDK from npm")
+	}
+	dir := t.TempDir()
+	script, err := os.ReadFile(filepath.Join("testdata", "sdk_client.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "sdk_client.mjs"), script, 0o644)
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"private":true,"type":"module"}`), 0o644)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	install := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--silent", "@modelcontextprotocol/sdk@1", "ajv@8")
+	install.Dir = dir
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("npm install: %v\n%s", err, out)
+	}
+	const maxDoc = "100000"
+	p := startServe(t, bin, "-max-body-bytes", maxDoc)
+	for _, args := range [][]string{{"stdio", bin, maxDoc}, {"http", p.base + "/mcp", maxDoc}} {
+		node := exec.CommandContext(ctx, "node", append([]string{"sdk_client.mjs"}, args...)...)
+		node.Dir = dir
+		out, err := node.CombinedOutput()
+		if err != nil {
+			t.Errorf("%s: %v\n%s", args[0], err, out)
+			continue
+		}
+		t.Logf("%s", out)
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	p.stop(t, syscall.SIGTERM)
 }
 
 // TestMCPBinaryDocumentCap: -max-document-bytes caps a call's arguments.
