@@ -7,14 +7,15 @@ require (
 	github.com/gowebpki/jcs v1.0.2
 )
 
-// Serving only: the MCP SDK (package mcpserver) and the Prometheus client
-// (packages metrics and service). The library packages and httpapi never
-// import them (deps_test.go checks it), so a library user's build never
-// compiles them.
-require (
-	github.com/modelcontextprotocol/go-sdk v1.8.0
-	github.com/prometheus/client_golang v1.25.0
-)
+// Serving only: the Prometheus client (packages metrics and service). The
+// library packages, httpapi and mcpserver never import it (deps_test.go
+// checks it), so a library user's build never compiles it.
+require github.com/prometheus/client_golang v1.25.0
+
+// Test-only: github.com/modelcontextprotocol/go-sdk, the official Go MCP
+// SDK, as an independent client of mcpserver and "claimcheck mcp" (the
+// server is this module's own JSON-RPC layer).
+require github.com/modelcontextprotocol/go-sdk v1.8.0
 
 // Test-only: pgregory.net/rapid for the property tests of the algebraic laws;
 // github.com/santhosh-tekuri/jsonschema/v6, an independent JSON Schema

@@ -30,14 +30,29 @@
 //	404  not_found: any path outside /v1/tools
 //	405  method_not_allowed, with an Allow header, on a route that exists
 //	408  request_timeout: the body did not arrive within [Options.BodyTimeout],
-//	     or stalled for [Options.BodyIdleTimeout]; the connection is closed
-//	413  limit_exceeded, path "", limit max_document_bytes: the body is over [Options.MaxBodyBytes]
-//	415  unsupported_media_type: a Content-Type that is sent and is not
-//	     application/json (parameters allowed; a charset must be utf-8)
+//	     or stalled for [Options.BodyIdleTimeout]
+//	413  limit_exceeded, path "", limit max_document_bytes: the body (decompressed)
+//	     is over [Options.MaxBodyBytes]
+//	415  unsupported_media_type: a Content-Type that is not application/json
+//	     (parameters allowed; a charset must be utf-8), or none from a browser
+//	     (an Origin header), or a Content-Encoding other than gzip
 //	422  limit_exceeded: the document is over one of the tool's limits
 //	500  internal_error: a handler panicked (a bug); logged once with its stack
 //	503  overloaded, with Retry-After: the body could not be buffered within
-//	     [Options.MaxBufferedBytes] before its BodyTimeout
+//	     [Options.MaxBufferedBytes] (answered at once, never queued), or no
+//	     turn came free within half of [Options.WriteTimeout]
+//
+// After a 408, 413, 415 or 503 of an execute request the connection is
+// closed (Connection: close) and what is left of the body is not read.
+//
+// # Bodies
+//
+// A POST without a Content-Type is checked as JSON, unless it carries an
+// Origin header: a page on any site can make a browser send one without a
+// CORS preflight, so it is refused 415 (a cross-site POST of
+// application/json needs a preflight, which the handler never grants). A
+// body with Content-Encoding gzip is decompressed, and the decompressed
+// bytes count against MaxBodyBytes, so a zip bomb is a 413.
 //
 // The codes invalid_input, limit_exceeded and unknown_tool are the contract's
 // (docs/contract.md §5); not_found, method_not_allowed, unsupported_media_type

@@ -4,29 +4,27 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
 	"net/url"
-	"os"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/claimcheck/claimcheck"
-	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/httpjson"
+	"github.com/claimcheck/claimcheck/internal/intake"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
 // Defaults of [Options].
 const (
-	DefaultMaxBodyBytes    = 64 << 20
-	DefaultBodyTimeout     = 60 * time.Second
-	DefaultBodyIdleTimeout = 10 * time.Second
+	DefaultMaxBodyBytes    = intake.DefaultMaxBodyBytes
+	DefaultBodyTimeout     = intake.DefaultBodyTimeout
+	DefaultBodyIdleTimeout = intake.DefaultBodyIdleTimeout
+	DefaultWriteTimeout    = intake.DefaultWriteTimeout
 )
 
 // Options configure the handler of [New]. The zero value is ready to use.
@@ -46,14 +44,14 @@ type Options struct {
 	MaxConcurrent int
 	// MaxBufferedBytes caps the body bytes held in memory at once, summed
 	// over the execute requests being read, waiting for a turn or being
-	// checked. A request reserves buffer as its body arrives, in steps that
-	// start at 64 KiB (16 KiB without a declared length; the declared
-	// length if smaller) and double, so a stalled upload holds little more
-	// than what it has sent. A request that would go over
-	// waits for bytes to be freed, at most until its BodyTimeout, and is
-	// then answered 503 overloaded. Zero or negative means
-	// 2 × MaxConcurrent × MaxBodyBytes; a value below MaxBodyBytes is raised
-	// to it.
+	// checked. A request never waits for buffer: a body with a
+	// Content-Length reserves its length before it is read, one without
+	// (chunked or gzip) reserves 16 KiB and doubles as it grows, and a
+	// request whose reservation does not fit is answered 503 overloaded at
+	// once, giving back all it held. A sixteenth of the budget is kept for
+	// bodies of at most 64 KiB, so small requests are admitted while large
+	// uploads hold the rest. Zero or negative means 2 × MaxConcurrent ×
+	// MaxBodyBytes; a value below MaxBodyBytes is raised to it.
 	MaxBufferedBytes int64
 	// BodyTimeout caps the time an execute request's body may take to
 	// arrive, from when the handler starts reading it; a body still
@@ -64,6 +62,12 @@ type Options struct {
 	// an upload that stalls this long is answered 408 request_timeout.
 	// Zero or negative means DefaultBodyIdleTimeout.
 	BodyIdleTimeout time.Duration
+	// WriteTimeout is the time an execute request's answer has to be
+	// written once its body is in or refused (so a 408, 413 or 503 always
+	// reaches a client that reads it); a request waits for a turn at most
+	// half of it, and is then answered 503 overloaded. Zero or negative
+	// means DefaultWriteTimeout.
+	WriteTimeout time.Duration
 	// Observe, if not nil, is called once for every request after its
 	// response has been written (or abandoned), on the request's goroutine.
 	// It must be safe for concurrent use and should be quick. Package
@@ -124,15 +128,15 @@ const (
 	MethodNotAllowed claimcheck.Code = "method_not_allowed"
 	// RequestTimeout: the body did not arrive within BodyTimeout, or
 	// stalled for BodyIdleTimeout (408).
-	RequestTimeout claimcheck.Code = "request_timeout"
-	// UnsupportedMediaType: an execute request whose Content-Type is not
-	// JSON (415).
-	UnsupportedMediaType claimcheck.Code = "unsupported_media_type"
+	RequestTimeout = intake.RequestTimeout
+	// UnsupportedMediaType: an execute request whose Content-Type is
+	// missing or not JSON, or whose Content-Encoding is not gzip (415).
+	UnsupportedMediaType = intake.UnsupportedMediaType
 	// InternalError: a tool panicked, which is a bug (500).
 	InternalError claimcheck.Code = "internal_error"
-	// Overloaded: the body could not be buffered within MaxBufferedBytes
-	// before its BodyTimeout (503, with Retry-After).
-	Overloaded claimcheck.Code = "overloaded"
+	// Overloaded: the body could not be buffered within MaxBufferedBytes,
+	// or no turn came free within WriteTimeout/2 (503, with Retry-After).
+	Overloaded = intake.Overloaded
 )
 
 // New returns the handler of the routes listed in the package documentation.
@@ -143,35 +147,17 @@ func New(opts Options) http.Handler {
 // newHandler is New with the tool execution replaceable, so tests can reach
 // the panic path through the real routes; nil means (*schema.Tool).Execute.
 func newHandler(opts Options, execute func(*schema.Tool, []byte) (schema.Output, error)) *handler {
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
 	if execute == nil {
 		execute = (*schema.Tool).Execute
 	}
-	if opts.MaxConcurrent <= 0 {
-		opts.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
-	}
-	if opts.MaxBufferedBytes <= 0 {
-		opts.MaxBufferedBytes = 2 * int64(opts.MaxConcurrent) * opts.MaxBodyBytes
-	}
-	// A body of MaxBodyBytes is read into a buffer of one byte more, to
-	// see its end; such a body must always fit.
-	opts.MaxBufferedBytes = max(opts.MaxBufferedBytes, opts.MaxBodyBytes+1)
-	if opts.BodyTimeout <= 0 {
-		opts.BodyTimeout = DefaultBodyTimeout
-	}
-	if opts.BodyIdleTimeout <= 0 {
-		opts.BodyIdleTimeout = DefaultBodyIdleTimeout
-	}
 	h := &handler{
-		maxBody: opts.MaxBodyBytes, execute: execute, log: opts.Logger, observe: opts.Observe,
-		slots:       make(chan struct{}, opts.MaxConcurrent),
-		budget:      newBudget(opts.MaxBufferedBytes),
-		bodyTimeout: opts.BodyTimeout, idleTimeout: opts.BodyIdleTimeout,
+		gate: intake.New(intake.Config{MaxBodyBytes: opts.MaxBodyBytes, MaxBufferedBytes: opts.MaxBufferedBytes,
+			MaxConcurrent: opts.MaxConcurrent, BodyTimeout: opts.BodyTimeout, BodyIdleTimeout: opts.BodyIdleTimeout,
+			WriteTimeout: opts.WriteTimeout}),
+		execute: execute, log: opts.Logger, observe: opts.Observe,
 	}
 	h.serve = h.route
 	// Descriptors never change: encode them once, with their execute_url
@@ -210,16 +196,12 @@ type tool struct {
 }
 
 type handler struct {
-	maxBody     int64
-	slots       chan struct{} // one token per execute request being checked
-	budget      *budget       // body bytes held in memory
-	bodyTimeout time.Duration
-	idleTimeout time.Duration
-	list        []byte // the GET /v1/tools body
-	tools       map[[2]string]*tool
-	execute     func(*schema.Tool, []byte) (schema.Output, error)
-	log         *slog.Logger
-	observe     func(*http.Request, Observation)
+	gate    *intake.Gate // the body budget, deadlines and check slots
+	list    []byte       // the GET /v1/tools body
+	tools   map[[2]string]*tool
+	execute func(*schema.Tool, []byte) (schema.Output, error)
+	log     *slog.Logger
+	observe func(*http.Request, Observation)
 	// serve answers the request; it is h.route except in tests.
 	serve func(*httpjson.Recorder, *http.Request, *Observation)
 }
@@ -340,40 +322,37 @@ func allow(w http.ResponseWriter, r *http.Request, methods string) bool {
 }
 
 func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema.Tool, obs *Observation) {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		if msg := checkMediaType(ct); msg != "" {
-			httpjson.WriteError(w, http.StatusUnsupportedMediaType, &claimcheck.Error{Code: UnsupportedMediaType, Position: claimcheck.NoPosition, Message: msg})
-			return
-		}
+	// A POST without a Content-Type is checked, for the clients that send
+	// none (curl --data-binary, scripts), unless it comes from a browser
+	// (it has an Origin header): a page on any site can send such a POST
+	// (fetch with a Blob body) without a CORS preflight, and must not make
+	// the server check documents. A browser's POST of application/json
+	// needs a preflight, which the server never grants.
+	ct := r.Header.Get("Content-Type")
+	if ct == "" && r.Header.Get("Origin") == "" {
+		ct = "application/json"
 	}
-	if r.ContentLength > h.maxBody {
-		// Refused unread: the server closes the connection rather than
-		// draining a body it will not use.
-		w.Header().Set("Connection", "close")
-		httpjson.WriteError(w, http.StatusRequestEntityTooLarge, h.tooLarge())
+	if msg := checkMediaType(ct); msg != "" {
+		w.Header().Set("Connection", "close") // the body is not read
+		httpjson.WriteError(w, http.StatusUnsupportedMediaType, &claimcheck.Error{Code: UnsupportedMediaType, Position: claimcheck.NoPosition, Message: msg})
 		return
 	}
-	// The body is read before the request waits for a turn: a client that
+	// The body is read before the request waits for a slot: a client that
 	// sends slowly holds its own connection and the bytes it has sent, and
 	// no check slot.
-	body, held, status, e := h.readBody(w, r)
-	defer h.budget.release(held)
+	body, release, f := h.gate.ReadBody(w, r)
+	defer release()
 	obs.BodyBytes = int64(len(body))
-	if e != nil {
-		if status == http.StatusServiceUnavailable {
-			w.Header().Set("Retry-After", "1")
+	if f == nil {
+		var free func()
+		free, f = h.gate.Slot(w, r)
+		defer free()
+	}
+	if f != nil {
+		if !f.Gone() { // else the client went away: nobody to answer
+			httpjson.WriteError(w, f.Status, f.Err)
 		}
-		httpjson.WriteError(w, status, e)
 		return
-	}
-	if status != 0 {
-		return // the client went away: nobody to answer
-	}
-	select {
-	case h.slots <- struct{}{}:
-		defer func() { <-h.slots }()
-	case <-r.Context().Done():
-		return // the client went away while waiting: nobody to answer
 	}
 	out, err := h.execute(t, body)
 	if err != nil {
@@ -391,99 +370,12 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 	httpjson.Write(w, r, http.StatusOK, append(out.Doc, '\n'))
 }
 
-func (h *handler) tooLarge() *claimcheck.Error {
-	return errs.Limit("", "max_document_bytes", "the document is larger than "+strconv.FormatInt(h.maxBody, 10)+" bytes")
-}
-
-// readBody reads r's body whole, at most h.maxBody bytes. Every byte of
-// buffer is reserved in h.budget before it is filled, and each read has a
-// deadline: BodyIdleTimeout from now, but never past BodyTimeout from the
-// start. It returns the body and the bytes it holds in the budget (which the
-// caller releases, whatever the outcome). On failure it returns the status
-// and error document to answer with, or status -1 and no error when the
-// client went away.
-func (h *handler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, held int64, status int, e *claimcheck.Error) {
-	start := time.Now()
-	hard := start.Add(h.bodyTimeout)
-	rc := http.NewResponseController(w)
-	// A writer that cannot set deadlines (a recorder, some middleware) is
-	// read without them.
-	deadlines := rc.SetReadDeadline(hard) == nil
-	if deadlines {
-		// Lift the deadline once the body is in: the check may take
-		// longer, and net/http's watch for a closed connection reads on.
-		defer rc.SetReadDeadline(time.Time{})
-	}
-	src := http.MaxBytesReader(w, r.Body, h.maxBody)
-	// The buffer holds one byte more than a known length, so the read
-	// that sees the end needs no growth.
-	const initial = 16 << 10
-	size := int64(initial)
-	if r.ContentLength >= 0 {
-		size = min(r.ContentLength+1, 4*initial)
-	}
-	var buf []byte
-	for {
-		if len(buf) == cap(buf) {
-			grow := max(size, int64(cap(buf))) // double, or the first size
-			if r.ContentLength >= 0 {
-				grow = min(grow, r.ContentLength+1-int64(cap(buf)))
-			}
-			grow = min(grow, h.maxBody+1-int64(cap(buf))) // never more than the cap needs
-			if grow <= 0 {
-				// Not reached: the body ends, or is cut at the cap, first.
-				return buf, held, http.StatusRequestEntityTooLarge, h.tooLarge()
-			}
-			if !h.budget.tryAcquire(grow) {
-				ctx, cancel := context.WithDeadline(r.Context(), hard)
-				err := h.budget.acquire(ctx, grow)
-				cancel()
-				if err != nil {
-					if r.Context().Err() != nil {
-						return buf, held, -1, nil
-					}
-					return buf, held, http.StatusServiceUnavailable, &claimcheck.Error{Code: Overloaded, Position: claimcheck.NoPosition,
-						Message: "too many bodies are being read; try again"}
-				}
-			}
-			held += grow
-			nb := make([]byte, len(buf), int64(cap(buf))+grow)
-			copy(nb, buf)
-			buf = nb
-		}
-		if deadlines {
-			idle := time.Now().Add(h.idleTimeout)
-			if idle.After(hard) {
-				idle = hard
-			}
-			rc.SetReadDeadline(idle)
-		}
-		n, err := src.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		switch {
-		case err == nil:
-			continue
-		case err == io.EOF:
-			return buf, held, 0, nil
-		case errors.Is(err, os.ErrDeadlineExceeded):
-			w.Header().Set("Connection", "close")
-			return buf, held, http.StatusRequestTimeout, &claimcheck.Error{Code: RequestTimeout, Position: claimcheck.NoPosition,
-				Message: "the body did not arrive in time"}
-		}
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return buf, held, http.StatusRequestEntityTooLarge, h.tooLarge()
-		}
-		if r.Context().Err() != nil {
-			return buf, held, -1, nil
-		}
-		// A broken chunked body or a connection cut short; the answer
-		// most likely goes nowhere, but it is still a JSON one.
-		return buf, held, http.StatusBadRequest, errs.Invalid("", "reading the body: "+err.Error())
-	}
-}
-
+// checkMediaType returns "" for application/json (any case, any parameters,
 // but a charset only utf-8: RFC 8259 section 8.1), else why not.
 func checkMediaType(ct string) string {
+	if ct == "" {
+		return "a browser's POST needs Content-Type application/json"
+	}
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil {
 		return "malformed Content-Type " + strconv.Quote(ct)

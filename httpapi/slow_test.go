@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -121,7 +120,7 @@ func TestStalledUploadTimesOut(t *testing.T) {
 	if res.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(body), `"code":"request_timeout"`) || !res.Close {
 		t.Fatalf("%d close=%v %s, want 408 request_timeout and the connection closed", res.StatusCode, res.Close, body)
 	}
-	waitFor(t, "the budget to be released", func() bool { return h.budget.available() == h.budget.size })
+	waitFor(t, "the budget to be released", func() bool { return h.gate.Free() == h.gate.Config().MaxBufferedBytes })
 }
 
 // TestTrickleTimesOut: a body that keeps arriving, but too slowly to be in
@@ -186,7 +185,7 @@ func TestBufferedBytesBudget(t *testing.T) {
 			}
 			return tool.Execute(in)
 		})
-	total := h.budget.size
+	total := h.gate.Config().MaxBufferedBytes
 	if total != 101 {
 		t.Fatalf("budget %d, want MaxBodyBytes+1 = 101", total)
 	}
@@ -211,7 +210,7 @@ func TestBufferedBytesBudget(t *testing.T) {
 		}
 		close(held)
 	}()
-	waitFor(t, "the first request to hold the budget", func() bool { return h.budget.available() == 0 })
+	waitFor(t, "the first request to hold the budget", func() bool { return h.gate.Free() == 0 })
 
 	res, body := post(small)
 	checkHeaders(t, "POST", res.Header, body)
@@ -222,49 +221,11 @@ func TestBufferedBytesBudget(t *testing.T) {
 	if code := <-held; code != 200 {
 		t.Fatalf("the request holding the budget: %d", code)
 	}
-	waitFor(t, "the budget to be released", func() bool { return h.budget.available() == total })
+	waitFor(t, "the budget to be released", func() bool { return h.gate.Free() == total })
 	if res, body := post(small); res.StatusCode != 200 {
 		t.Fatalf("after the release: %d %s", res.StatusCode, body)
 	}
-	if free := h.budget.available(); free != total {
+	if free := h.gate.Free(); free != total {
 		t.Fatalf("budget %d free after the requests, want %d", free, total)
 	}
-}
-
-// TestBudget: first come first served, a large waiter is not overtaken, and
-// a waiter that gives up takes nothing and lets the next one in.
-func TestBudget(t *testing.T) {
-	b := newBudget(10)
-	if !b.tryAcquire(8) || b.tryAcquire(3) {
-		t.Fatal("tryAcquire: 8 of 10 then 3 must fail")
-	}
-	big := make(chan error, 1)
-	go func() { big <- b.acquire(context.Background(), 10) }()
-	waitFor(t, "the large waiter to queue", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return b.waiters.Len() == 1 })
-	if b.tryAcquire(1) {
-		t.Fatal("a small request overtook a waiting large one")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	small := make(chan error, 1)
-	go func() { small <- b.acquire(ctx, 1) }()
-	waitFor(t, "the small waiter to queue", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return b.waiters.Len() == 2 })
-	cancel()
-	if err := <-small; !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled waiter: %v", err)
-	}
-	b.release(8)
-	if err := <-big; err != nil {
-		t.Fatal(err)
-	}
-	b.release(10)
-	if b.available() != 10 || b.waiters.Len() != 0 {
-		t.Fatalf("free %d, %d waiters; want 10, 0", b.available(), b.waiters.Len())
-	}
-}
-
-// available returns the free bytes.
-func (b *budget) available() int64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.free
 }

@@ -1,25 +1,47 @@
 // Package mcpserver serves the claimcheck tools over the Model Context
-// Protocol, with the official Go SDK (github.com/modelcontextprotocol/go-sdk).
+// Protocol, on stdio ([Server.ServeStdio], what "claimcheck mcp" runs) and
+// on streamable HTTP ([Server.HTTPHandler], the /mcp route of "claimcheck
+// serve"). No message can stop or confuse either transport: every message
+// gets a JSON-RPC response, a tool result or an error object, and the
+// server goes on serving.
 //
-// [New] returns an *mcp.Server with one MCP tool per tool descriptor
-// ([schema.Tools]): its name is the tool id, its description the
-// descriptor's, and its inputSchema and outputSchema the descriptor's
-// input_schema and output_schema exactly. A tools/call runs
-// [schema.Tool.Execute] on the call's arguments, byte for byte as they
-// arrived, so the tool's strict JSON rules apply as they do over HTTP:
+// # Transport layer
 //
-//   - an output document (whatever its verdict) is the result's
-//     structuredContent, and also its one text content, as JSON, for
-//     clients without structured output;
-//   - an error document (invalid_input, limit_exceeded) is a result with
-//     isError true and the error document as its text content: a tool
-//     error the model can read and correct, never a protocol error.
+// The JSON-RPC 2.0 layer is this package's own, not an SDK's: one
+// dispatcher ([Server.Answer]) answers the messages of both transports, so
+// they answer alike. Messages are read with the project's strict reader
+// (internal/jsontext): no recursion, so nesting of any depth is read, and
+// nothing before or after the message (a byte order mark, trailing data).
+// The arguments of a tools/call reach the tool as the bytes they are in
+// the message, so its answer is the CLI's byte for byte: the same
+// executor, the same strict rules (duplicate names, invalid UTF-8, numbers
+// out of range, depth), the same limits. Served methods: initialize (with
+// protocol version negotiation, [ProtocolVersions]), ping, tools/list and
+// tools/call; notifications are never answered.
 //
-// Arguments over [Options.MaxDocumentBytes] are answered with
-// limit_exceeded, path "", limit max_document_bytes, as the CLI and the HTTP
-// API answer such a document. [NewHTTPHandler] serves the same tools over
-// the streamable HTTP transport, statelessly.
+// # Choices
 //
-// This package, and the SDK, are compiled only by programs that import it:
-// the claimcheck library packages never do.
+//   - Arguments that are not JSON make the message not JSON: -32700, as for
+//     any other message that is not JSON, with the message's id when its
+//     envelope can still be followed. The one exception is the size cap,
+//     which (as on the CLI) comes before the grammar: arguments over
+//     MaxDocumentBytes get the limit_exceeded tool error whatever they hold.
+//   - A tool not served (tools/call of an unknown name or version) is
+//     -32602, as MCP asks, with the unknown_tool error document that the
+//     CLI and the HTTP API answer as the error's data; the same on both
+//     transports.
+//   - A tool's older versions are called as "ID@VERSION", as on the CLI;
+//     tools/list lists the newest version of each id (the name "ID").
+//   - A batch holds at most [MaxBatch] messages, and a message at most
+//     MaxDocumentBytes + [EnvelopeBytes] bytes.
+//   - Every tools/call, and every message over EnvelopeBytes, is read and
+//     checked in a check slot (at most MaxConcurrent at once); a small
+//     protocol message (ping, initialize, tools/list) never waits for one.
+//
+// tools/list gives each tool the descriptor's schemas exactly and a
+// description ([Description]) with the descriptor's semantics, limits and
+// examples, the examples also as data in _meta.
+//
+// This package imports only the standard library and this module's
+// packages.
 package mcpserver

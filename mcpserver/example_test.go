@@ -2,80 +2,67 @@ package mcpserver_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"log"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/claimcheck/claimcheck/mcpserver"
+	"github.com/claimcheck/claimcheck/schema"
 )
 
-// Call a tool through an MCP client: the output document is the result's
-// structured content; a document the tool refuses is a tool error whose
-// text is the error document.
-func ExampleNew() {
-	ctx := context.Background()
-	serverEnd, clientEnd := mcp.NewInMemoryTransports()
-	ss, err := mcpserver.New(mcpserver.Options{}).Connect(ctx, serverEnd, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "1"}, nil).Connect(ctx, clientEnd, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer cs.Close()
+// Answer one message: the arguments are the input document, and the
+// result is the CLI's answer, as structuredContent and as text.
+func ExampleServer_Answer() {
+	s := mcpserver.New(mcpserver.Options{})
+	res := s.Answer(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call",`+
+		`"params":{"name":"multiset-equality-check","arguments":{"source":[1],"claim":[[1]]}}}`))
+	fmt.Println(string(res))
+	// Output:
+	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"error\":{\"code\":\"invalid_input\",\"path\":\"/claim/0\",\"message\":\"element is an array, not a scalar\"}}"}],"isError":true}}
+}
 
-	for _, args := range []string{`{"source": [1, 1], "claim": [1]}`, `{"source": [1], "claim": [[1]]}`} {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "multiset-equality-check", Arguments: json.RawMessage(args)})
-		if err != nil {
-			log.Fatal(err)
-		}
-		if res.IsError {
-			var doc struct {
-				Error struct{ Code, Path, Message string }
-			}
-			json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &doc)
-			fmt.Println("tool error:", doc.Error.Code, doc.Error.Path, doc.Error.Message)
-			continue
-		}
-		out := res.StructuredContent.(map[string]any)
-		fmt.Println("valid:", out["valid"], "reason:", out["reason"], "discrepancy:", out["discrepancy"])
+// ServeStdio answers every line, and every message already read before it
+// returns, here at the end of input. Notifications get no answer.
+func ExampleServer_ServeStdio() {
+	in := strings.NewReader(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rational-expression-check",` +
+		`"arguments":{"expression":"1/2 + 1/3","claimed_value":"5/6","require_canonical":true}}}` + "\n")
+	s := mcpserver.New(mcpserver.Options{MaxConcurrent: 1})
+	if err := s.ServeStdio(context.Background(), in, os.Stdout); err != nil {
+		fmt.Println(err)
 	}
 	// Output:
-	// valid: false reason: claim_mismatch discrepancy: map[actual:1 expected:2 path:/source/0]
-	// tool error: invalid_input /claim/0 element is an array, not a scalar
+	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"valid\":true,\"reason\":null,\"value\":\"5/6\",\"first_discrepancy\":null,\"reference_version\":\"ISO/IEC 10967-2:2001 (LIA-2) exact-result terminology; exact arithmetic over the rationals with canonical reduced form; RFC 8259 sec. 6 integer grammar and sec. 7 strings\"}"}],"structuredContent":{"valid":true,"reason":null,"value":"5/6","first_discrepancy":null,"reference_version":"ISO/IEC 10967-2:2001 (LIA-2) exact-result terminology; exact arithmetic over the rationals with canonical reduced form; RFC 8259 sec. 6 integer grammar and sec. 7 strings"},"isError":false}}
 }
 
 // NewHTTPHandler answers MCP over streamable HTTP without sessions: one
-// JSON-RPC request, one JSON response. Here a bare tools/call, as an agent's
-// client would send it.
+// JSON-RPC message, one JSON response. Here a bare tools/call naming a
+// tool's version.
 func ExampleNewHTTPHandler() {
 	srv := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.Options{}))
 	defer srv.Close()
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rational-expression-check",` +
-		`"arguments":{"expression":"1/2 + 1/3","claimed_value":"5/6","require_canonical":true}}}`
-	req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	res, err := srv.Client().Do(req)
+	body := `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"multiset-equality-check@1.0.0",` +
+		`"arguments":{"source":[1,1],"claim":[1]}}}`
+	res, err := srv.Client().Post(srv.URL, "application/json", strings.NewReader(body))
 	if err != nil {
 		panic(err)
 	}
 	defer res.Body.Close()
-	var rpc struct {
-		Result struct {
-			StructuredContent struct{ Valid bool }
-			IsError           bool
-		}
-	}
-	json.NewDecoder(res.Body).Decode(&rpc)
-	fmt.Println(res.StatusCode, rpc.Result.StructuredContent.Valid, rpc.Result.IsError)
+	fmt.Println(res.StatusCode, res.Header.Get("Content-Type"))
 	// Output:
-	// 200 true false
+	// 200 application/json
 }
+
+// Description is what tools/list gives a model to read before its first
+// call: the descriptor's rules, limits and examples.
+func ExampleDescription() {
+	eq, _ := schema.Lookup(schema.MultisetEquality, "")
+	d := mcpserver.Description(eq, mcpserver.DefaultMaxDocumentBytes)
+	fmt.Println(strings.Contains(d, "max_items 10000"), strings.Contains(d, `multiset-equality-check@VERSION`))
+	// Output:
+	// true true
+}
+
+var _ http.Handler = mcpserver.New(mcpserver.Options{}).HTTPHandler()

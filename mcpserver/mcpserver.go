@@ -2,26 +2,60 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"time"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/claimcheck/claimcheck"
-	"github.com/claimcheck/claimcheck/httpapi"
 	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/jsonw"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
 // DefaultMaxDocumentBytes is the default [Options.MaxDocumentBytes]: 64 MiB,
 // the CLI's and the HTTP API's default.
 const DefaultMaxDocumentBytes = 64 << 20
+
+// EnvelopeBytes is what a message may hold besides its arguments: a
+// message (stdio line, /mcp body) may be MaxDocumentBytes + EnvelopeBytes
+// long, so that a document of the largest size fits in one.
+const EnvelopeBytes = 64 << 10
+
+// MaxBatch is the most messages a JSON-RPC batch may hold; a larger batch
+// is answered with one -32600 error and none of its calls is made.
+const MaxBatch = 64
+
+// JSON-RPC 2.0 error codes, as the server answers them.
+const (
+	// CodeParseError: the message is not one JSON text (-32700).
+	CodeParseError = -32700
+	// CodeInvalidRequest: a JSON text that is not a request (-32600).
+	CodeInvalidRequest = -32600
+	// CodeMethodNotFound: a method the server does not serve (-32601).
+	CodeMethodNotFound = -32601
+	// CodeInvalidParams: params a method cannot take, or a tool not
+	// served (-32602).
+	CodeInvalidParams = -32602
+	// CodeInternalError: a bug (-32603).
+	CodeInternalError = -32603
+	// CodeOverloaded: no check slot came free in time (HTTP only); the
+	// error's data is the overloaded error document. Try again.
+	CodeOverloaded = -32000
+)
+
+// ProtocolVersions are the MCP protocol versions the server speaks,
+// newest first. initialize answers the client's version when it is one of
+// them, else the first.
+var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // Options configure [New] and [NewHTTPHandler]. The zero value is ready to
 // use.
@@ -32,10 +66,21 @@ type Options struct {
 	// MaxDocumentBytes caps the bytes of a call's arguments (the input
 	// document). Zero or negative means DefaultMaxDocumentBytes.
 	MaxDocumentBytes int64
-	// MaxConcurrent caps the calls checked at once, over every session of
-	// the server; the others wait their turn. Zero or negative means
-	// 2 × GOMAXPROCS: the checks are CPU-bound.
+	// MaxConcurrent caps the messages checked at once; the others wait
+	// their turn. Zero or negative means 2 × GOMAXPROCS: the checks are
+	// CPU-bound.
 	MaxConcurrent int
+	// MaxBufferedBytes caps the message bytes held in memory at once
+	// (stdio: messages read and not yet answered; HTTP: bodies being read,
+	// waiting or being checked). Zero or negative means
+	// 2 × MaxConcurrent × (MaxDocumentBytes + EnvelopeBytes); a value below
+	// one message of the largest size is raised to it.
+	MaxBufferedBytes int64
+	// BodyTimeout, BodyIdleTimeout and WriteTimeout bound the arrival of
+	// an HTTP body and the writing of its answer, as httpapi's options of
+	// those names do (package intake applies them to both). Zero or
+	// negative means httpapi's defaults.
+	BodyTimeout, BodyIdleTimeout, WriteTimeout time.Duration
 	// Logger receives one record per recovered panic in a tool (a bug).
 	// Nil means slog.Default().
 	Logger *slog.Logger
@@ -51,119 +96,547 @@ func (o Options) withDefaults() Options {
 	if o.MaxConcurrent <= 0 {
 		o.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
 	}
+	frame := o.maxFrame()
+	if o.MaxBufferedBytes <= 0 {
+		o.MaxBufferedBytes = 2 * int64(o.MaxConcurrent) * frame
+	}
+	o.MaxBufferedBytes = max(o.MaxBufferedBytes, frame+1)
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
 	return o
 }
 
-// New returns an MCP server of the claimcheck tools. Where two served
-// versions share a tool id, the newest is the MCP tool of that name.
-func New(opts Options) *mcp.Server {
+// maxFrame is the largest message read whole.
+func (o Options) maxFrame() int64 { return o.MaxDocumentBytes + EnvelopeBytes }
+
+// A Server answers MCP messages with the claimcheck tools. One Server may
+// serve any number of transports at once ([Server.ServeStdio],
+// [Server.HTTPHandler]); they share its check slots. It is safe for
+// concurrent use.
+type Server struct {
+	opts  Options
+	slots chan struct{}
+	list  []byte // the tools/list result
+	// execute is the one call of a tool's executor; tests replace it.
+	execute func(t *schema.Tool, doc []byte) (schema.Output, error)
+}
+
+// New returns a server of the claimcheck tools.
+func New(opts Options) *Server {
 	opts = opts.withDefaults()
-	s := mcp.NewServer(&mcp.Implementation{Name: "claimcheck", Title: "claimcheck", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: "Exact checks of claimed results. Call a tool with its input document as the arguments; " +
-			"the output document says whether the claim is valid and, if not, where it first goes wrong.",
-		// Tools only; the list never changes.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
-	})
-	slots := make(chan struct{}, opts.MaxConcurrent)
-	seen := map[string]bool{}
-	for _, t := range schema.Tools() {
-		if seen[t.ID] {
+	return &Server{
+		opts:    opts,
+		slots:   make(chan struct{}, opts.MaxConcurrent),
+		list:    toolsList(opts.MaxDocumentBytes),
+		execute: execute,
+	}
+}
+
+// execute runs the tool's executor, the one the CLI's run and the HTTP API
+// run: the only place this package calls it.
+func execute(t *schema.Tool, doc []byte) (schema.Output, error) { return t.Execute(doc) }
+
+// Answer answers one message (a JSON-RPC request, notification or batch,
+// the bytes of one stdio line or one /mcp body) and returns the response
+// to send, without a newline, or nil when none is due (notifications, a
+// client's responses, or ctx done before a call could take its turn).
+//
+// The rules, in order:
+//
+//  1. A message that is not one JSON text (the grammar of RFC 8259, with
+//     nothing before or after it: no byte order mark, no trailing data) is
+//     answered -32700. That includes arguments that are not JSON. The
+//     error's id is the message's when the envelope around the bad bytes
+//     could still be followed, else null.
+//  2. Exception to 1, as on the CLI, where the size cap comes before the
+//     grammar: a tools/call whose arguments are over MaxDocumentBytes gets
+//     the limit_exceeded error document (limit max_document_bytes) as a
+//     tool error, whatever the arguments hold, when its envelope can be
+//     followed.
+//  3. A JSON text that is not a request is answered -32600: a member other
+//     than jsonrpc, id, method and params, a member repeated, a name or a
+//     string of the envelope that is not valid UTF-8, jsonrpc not "2.0",
+//     an id that is not a string or a number (null included), a method
+//     that is not a string, params that are not an object. A batch
+//     (an array) of 1 to MaxBatch messages gets an array of the answers
+//     due, in order; an empty or larger batch one -32600 error.
+//  4. A method not served is -32601 (a notification of any method is
+//     never answered); params a method cannot take are -32602.
+//  5. tools/call: params.name is the tool, "ID" (the newest version) or
+//     "ID@VERSION"; a tool not served is -32602 with the unknown_tool
+//     error document as the error's data. params.arguments is the input
+//     document, its bytes exactly as they are in the message (absent: {}),
+//     and the answer is the CLI's: an output document is the result's
+//     structuredContent and its text; an error document is its text, with
+//     isError true.
+func (s *Server) Answer(ctx context.Context, frame []byte) []byte {
+	slot := &slotHolder{take: s.ownSlots(ctx)}
+	defer slot.done()
+	return s.answer(slot, frame)
+}
+
+// answer is Answer with the slots of slot.
+func (s *Server) answer(slot *slotHolder, frame []byte) []byte {
+	if int64(len(frame)) > EnvelopeBytes {
+		// Reading a large message is work: done in a check slot.
+		if !slot.get() {
+			if r := slot.refusal(nil, nil); len(r) > 0 {
+				return r
+			}
+			return nil
+		}
+	}
+	if len(frame) == 0 {
+		return appendError(nil, nil, CodeParseError, "empty message", nil)
+	}
+	// The frame is not modified while doc is used, and doc is dropped
+	// before Answer returns: the string need not be a copy.
+	src := unsafe.String(&frame[0], len(frame))
+	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: 256})
+	if err != nil {
+		return s.answerMalformed(slot, frame, err)
+	}
+	root := &doc.Nodes[0]
+	if root.Kind != jsontext.Array {
+		if out := s.answerMessage(slot, doc, 0, nil); len(out) > 0 {
+			return out
+		}
+		return nil
+	}
+	if root.Len == 0 || root.Len > MaxBatch {
+		return appendError(nil, nil, CodeInvalidRequest,
+			"a batch holds 1 to "+strconv.Itoa(MaxBatch)+" messages, not "+strconv.Itoa(root.Len), nil)
+	}
+	out := []byte{'['}
+	for i, n := 1, 0; n < root.Len; i, n = doc.Nodes[i].Skip, n+1 {
+		mark := len(out)
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		if r := s.answerMessage(slot, doc, i, out); len(r) > len(out) {
+			out = r
+		} else {
+			out = out[:mark]
+		}
+	}
+	if len(out) == 1 {
+		return nil // notifications only
+	}
+	return append(out, ']')
+}
+
+// slotHolder holds at most one check slot, taken with take: a Server's
+// own slots (stdio, Answer), or an HTTP request's from its intake gate.
+type slotHolder struct {
+	take    func() (release func(), e *claimcheck.Error)
+	release func()
+	// refused is the error of a failed take: nil, errGone (nobody waits
+	// for the answer) or why no slot came free (overloaded).
+	refused *claimcheck.Error
+}
+
+// errGone is the failure of a take whose client went away.
+var errGone = errs.Coded("gone", "the client went away")
+
+// ownSlots returns the take of s's own slots, for a caller waiting on ctx.
+func (s *Server) ownSlots(ctx context.Context) func() (func(), *claimcheck.Error) {
+	return func() (func(), *claimcheck.Error) {
+		select {
+		case s.slots <- struct{}{}:
+			return func() { <-s.slots }, nil
+		case <-ctx.Done():
+			return nil, errGone
+		}
+	}
+}
+
+// get takes a slot unless one is held; it reports whether one is.
+func (h *slotHolder) get() bool {
+	if h.release != nil {
+		return true
+	}
+	if h.refused != nil {
+		return false
+	}
+	h.release, h.refused = h.take()
+	return h.refused == nil
+}
+
+func (h *slotHolder) done() {
+	if h.release != nil {
+		h.release()
+		h.release = nil
+	}
+}
+
+// refusal appends the answer of a call that got no slot: nothing when
+// nobody waits, else a -32000 error with the overloaded error document.
+func (h *slotHolder) refusal(dst, id []byte) []byte {
+	if h.refused == errGone {
+		return dst[:0:0]
+	}
+	return appendError(dst, id, CodeOverloaded, h.refused.Message, h.refused)
+}
+
+// request is a message's envelope.
+type request struct {
+	id        []byte // as sent; nil for a notification
+	method    string
+	params    int    // node index, or -1
+	idProblem string // why the id member is not an id
+}
+
+// answerMessage appends the answer to the message at node i to dst, or
+// returns dst unchanged when none is due.
+func (s *Server) answerMessage(slot *slotHolder, doc *jsontext.Doc, i int, dst []byte) []byte {
+	req, problem := envelope(doc, i)
+	if problem != "" {
+		return appendError(dst, req.id, CodeInvalidRequest, problem, nil)
+	}
+	if req.id == nil {
+		return dst // a notification: whatever it is, never answered
+	}
+	switch req.method {
+	case "initialize":
+		return s.initialize(dst, doc, req)
+	case "ping":
+		return appendResult(dst, req.id, []byte("{}"))
+	case "tools/list":
+		if req.params >= 0 {
+			f, problem := fields(doc, req.params, "cursor")
+			if problem == "" && f[0] >= 0 {
+				problem = "invalid cursor: the list has one page"
+			}
+			if problem != "" {
+				return appendError(dst, req.id, CodeInvalidParams, problem, nil)
+			}
+		}
+		return appendResult(dst, req.id, s.list)
+	case "tools/call":
+		return s.call(slot, dst, doc, req)
+	}
+	return appendError(dst, req.id, CodeMethodNotFound, "method "+quote(req.method)+" not found", nil)
+}
+
+// envelope reads the message at node i: its members, their types, and
+// whether it is a request (with an id) or a notification. It returns the
+// reason the message is not a request, or "".
+func envelope(doc *jsontext.Doc, i int) (req request, problem string) {
+	req.params = -1
+	n := &doc.Nodes[i]
+	if n.Kind != jsontext.Object {
+		return req, "a message is an object, not " + kindName(n.Kind)
+	}
+	if n.Rec < n.Len {
+		return req, "too many members"
+	}
+	// The id first: an answer carries it whatever else is wrong.
+	var jsonrpc, method int = -1, -1
+	seen := 0
+	for c, m := i+1, 0; m < n.Rec; c, m = doc.Nodes[c].Skip, m+1 {
+		mn := &doc.Nodes[c]
+		name := doc.Name(mn)
+		bit := 0
+		switch name {
+		case "jsonrpc":
+			jsonrpc, bit = c, 1
+		case "id":
+			bit = 2
+			switch v := &doc.Nodes[c]; {
+			case v.Kind == jsontext.Number, v.Kind == jsontext.String && utf8.ValidString(doc.Str(v)):
+				req.id = []byte(doc.Src[v.Start:v.End])
+			default:
+				req.idProblem = "an id is a string or a number, not " + kindName(v.Kind)
+				if v.Kind == jsontext.String {
+					req.idProblem = "the id is not valid UTF-8"
+				}
+			}
+		case "method":
+			method, bit = c, 4
+		case "params":
+			req.params, bit = c, 8
+		default:
+			if !utf8.ValidString(name) {
+				problem = "a member name is not valid UTF-8"
+			} else if problem == "" {
+				problem = "unknown member " + quote(name)
+			}
 			continue
 		}
-		seen[t.ID] = true
-		t, _ = schema.Lookup(t.ID, "") // the newest version
-		s.AddTool(mcpTool(t), handler(t, opts, slots, func(in []byte) ([]byte, error) { o, err := t.Execute(in); return o.Doc, err }))
+		if seen&bit != 0 && problem == "" {
+			problem = "duplicate member " + quote(name)
+		}
+		seen |= bit
 	}
-	return s
-}
-
-// NewHTTPHandler returns an http.Handler serving New(opts) over MCP's
-// streamable HTTP transport, statelessly (no Mcp-Session-Id; each POST is
-// one exchange) and with application/json responses rather than event
-// streams. Requests carrying a non-loopback Host on a loopback address are
-// refused (DNS rebinding protection). Its answers to HTTP-level failures
-// are the SDK's, some of them plain text.
-func NewHTTPHandler(opts Options) http.Handler {
-	opts = opts.withDefaults()
-	s := New(opts)
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
-		Stateless:    true,
-		JSONResponse: true,
-		// The JSON-RPC envelope around a document of the largest size.
-		MaxRequestBodyBytes: opts.MaxDocumentBytes + 64<<10,
-	})
-}
-
-// mcpTool returns the MCP tool of t: name t.ID, a title made from the id,
-// description, inputSchema and outputSchema from the descriptor, and the
-// annotations of a read-only, idempotent, closed-world tool.
-func mcpTool(t *schema.Tool) *mcp.Tool {
-	no := false
-	return &mcp.Tool{
-		Name:         t.ID,
-		Title:        title(t.ID),
-		Description:  t.Description,
-		InputSchema:  json.RawMessage(t.InputSchema),
-		OutputSchema: json.RawMessage(t.OutputSchema),
-		Annotations: &mcp.ToolAnnotations{
-			ReadOnlyHint:   true,
-			IdempotentHint: true,
-			OpenWorldHint:  &no,
-		},
+	if problem == "" && req.idProblem != "" {
+		problem = req.idProblem
 	}
-}
-
-// title turns "multiset-equality-check" into "Multiset equality check".
-func title(id string) string {
-	s := strings.ReplaceAll(id, "-", " ")
-	if s == "" {
-		return s
+	if problem == "" {
+		switch {
+		case jsonrpc < 0:
+			problem = `missing member "jsonrpc"`
+		case doc.Nodes[jsonrpc].Kind != jsontext.String || doc.Str(&doc.Nodes[jsonrpc]) != "2.0":
+			problem = `jsonrpc must be "2.0"`
+		case method < 0:
+			problem = `missing member "method"`
+		case doc.Nodes[method].Kind != jsontext.String:
+			problem = "method must be a string, not " + kindName(doc.Nodes[method].Kind)
+		case !utf8.ValidString(doc.Str(&doc.Nodes[method])):
+			problem = "the method is not valid UTF-8"
+		case req.params >= 0 && doc.Nodes[req.params].Kind != jsontext.Object:
+			problem = "params must be an object, not " + kindName(doc.Nodes[req.params].Kind)
+		case req.params >= 0 && doc.Nodes[req.params].Rec < doc.Nodes[req.params].Len:
+			problem = "params: too many members"
+		}
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	if problem == "" {
+		req.method = doc.Str(&doc.Nodes[method])
+	}
+	return req, problem
 }
 
-// result returns the tools/call result for an Execute answer: the output
-// document as structured content and as text, or, for an error, isError
-// with the error document as text.
-func result(out []byte, err error) *mcp.CallToolResult {
+func (s *Server) initialize(dst []byte, doc *jsontext.Doc, req request) []byte {
+	if req.params < 0 {
+		return appendError(dst, req.id, CodeInvalidParams, `initialize needs params with "protocolVersion"`, nil)
+	}
+	f, problem := fields(doc, req.params, "protocolVersion")
+	if problem == "" && f[0] >= 0 && doc.Nodes[f[0]].Kind != jsontext.String {
+		problem = "protocolVersion must be a string"
+	}
+	if problem == "" && f[0] < 0 {
+		problem = `initialize needs params with "protocolVersion"`
+	}
+	if problem != "" {
+		return appendError(dst, req.id, CodeInvalidParams, problem, nil)
+	}
+	version := ProtocolVersions[0]
+	if v := doc.Str(&doc.Nodes[f[0]]); slices.Contains(ProtocolVersions, v) {
+		version = v
+	}
+	res := make([]byte, 0, 512)
+	res = append(res, `{"protocolVersion":`...)
+	res = jsonw.AppendString(res, version)
+	res = append(res, `,"capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"claimcheck","title":"claimcheck","version":`...)
+	res = jsonw.AppendString(res, s.opts.Version)
+	res = append(res, `},"instructions":`...)
+	res = jsonw.AppendString(res, instructions)
+	res = append(res, '}')
+	return appendResult(dst, req.id, res)
+}
+
+const instructions = "Exact checks of claimed results. Call a tool with its input document as the arguments; " +
+	"the output document (structuredContent) says whether the claim is valid and, if not, where it first goes wrong. " +
+	"A document the tool refuses is a tool error whose text is an error document naming the code, the JSON Pointer " +
+	"path and the rule broken: fix the document there and call again. Each tool's description gives its rules, " +
+	"limits and examples; call \"ID@VERSION\" for an older version of a tool."
+
+// fields finds the params members of the given names (node indexes, -1
+// when absent) and returns the first problem: a repeated or non-UTF-8
+// name. Unknown members are no problem: MCP adds params members (_meta,
+// task) that this server has no use for.
+func fields(doc *jsontext.Doc, params int, names ...string) (idx []int, problem string) {
+	idx = make([]int, len(names))
+	for k := range idx {
+		idx[k] = -1
+	}
+	n := &doc.Nodes[params]
+	seen := make(map[string]bool, n.Rec)
+	for c, m := params+1, 0; m < n.Rec; c, m = doc.Nodes[c].Skip, m+1 {
+		name := doc.Name(&doc.Nodes[c])
+		if !utf8.ValidString(name) {
+			return idx, "params: a member name is not valid UTF-8"
+		}
+		if seen[name] {
+			return idx, "params: duplicate member " + quote(name)
+		}
+		seen[name] = true
+		if k := slices.Index(names, name); k >= 0 {
+			idx[k] = c
+		}
+	}
+	return idx, ""
+}
+
+// call answers a tools/call.
+func (s *Server) call(slot *slotHolder, dst []byte, doc *jsontext.Doc, req request) []byte {
+	if req.params < 0 {
+		return appendError(dst, req.id, CodeInvalidParams, `tools/call needs params with "name"`, nil)
+	}
+	f, problem := fields(doc, req.params, "name", "arguments")
+	switch {
+	case problem != "":
+	case f[0] < 0:
+		problem = `tools/call needs params with "name"`
+	case doc.Nodes[f[0]].Kind != jsontext.String:
+		problem = "params.name must be a string, not " + kindName(doc.Nodes[f[0]].Kind)
+	case !utf8.ValidString(doc.Str(&doc.Nodes[f[0]])):
+		problem = "params.name is not valid UTF-8"
+	}
+	if problem != "" {
+		return appendError(dst, req.id, CodeInvalidParams, problem, nil)
+	}
+	t, e := lookup(doc.Str(&doc.Nodes[f[0]]))
+	if e != nil {
+		return appendError(dst, req.id, CodeInvalidParams, e.Message, e)
+	}
+	args := []byte("{}")
+	if a := f[1]; a >= 0 {
+		n := &doc.Nodes[a]
+		args = unsafe.Slice(unsafe.StringData(doc.Src[n.Start:n.End]), n.End-n.Start)
+	}
+	if int64(len(args)) > s.opts.MaxDocumentBytes {
+		return appendResult(dst, req.id, (toolResult(nil, s.tooLarge())))
+	}
+	if !slot.get() {
+		return slot.refusal(dst, req.id)
+	}
+	return appendResult(dst, req.id, s.run(t, args))
+}
+
+// lookup returns the tool a tools/call names: "ID", the newest version,
+// or "ID@VERSION".
+func lookup(name string) (*schema.Tool, *claimcheck.Error) {
+	id, version, _ := strings.Cut(name, "@")
+	t, err := schema.Lookup(id, version)
 	if err != nil {
-		e, ok := err.(*claimcheck.Error)
-		if !ok {
-			e = &claimcheck.Error{Code: httpapi.InternalError, Position: claimcheck.NoPosition, Message: "internal error"}
+		var e *claimcheck.Error
+		if !errors.As(err, &e) {
+			e = errs.Coded(claimcheck.UnknownTool, "no tool "+name)
 		}
-		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(e.AppendJSON(nil))}}}
+		return nil, e
 	}
-	return &mcp.CallToolResult{
-		StructuredContent: json.RawMessage(out),
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(out)}},
-	}
+	return t, nil
 }
 
-// handler answers a tools/call of t with execute (t.Execute but in tests).
-// A panic is logged and answered as an internal_error tool error.
-func handler(t *schema.Tool, opts Options, slots chan struct{}, execute func([]byte) ([]byte, error)) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
-		args := req.Params.Arguments
-		if int64(len(args)) > opts.MaxDocumentBytes {
-			return result(nil, errs.Limit("", "max_document_bytes",
-				"the document is larger than "+strconv.FormatInt(opts.MaxDocumentBytes, 10)+" bytes")), nil
+func (s *Server) tooLarge() *claimcheck.Error {
+	return errs.Limit("", "max_document_bytes", "the document is larger than "+strconv.FormatInt(s.opts.MaxDocumentBytes, 10)+" bytes")
+}
+
+// messageTooLarge is the error document of a message over the frame cap.
+func (s *Server) messageTooLarge() *claimcheck.Error {
+	return errs.Limit("", "max_document_bytes", "the message is larger than "+strconv.FormatInt(s.opts.maxFrame(), 10)+" bytes")
+}
+
+// run executes t on args and returns the tools/call result. A panic (a
+// bug) is logged and answered as an internal_error tool error.
+func (s *Server) run(t *schema.Tool, args []byte) (res []byte) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.opts.Logger.LogAttrs(context.Background(), slog.LevelError, "mcpserver: panic in a tool",
+				slog.String("tool", t.ID), slog.Any("panic", v), slog.String("stack", string(debug.Stack())))
+			res = toolResult(nil, errs.Coded(codeInternal, "internal error"))
 		}
-		select {
-		case slots <- struct{}{}:
-			defer func() { <-slots }()
-		case <-ctx.Done():
-			return nil, ctx.Err()
+	}()
+	out, err := s.execute(t, args)
+	if err != nil {
+		var e *claimcheck.Error
+		if !errors.As(err, &e) {
+			panic(fmt.Sprintf("%s returned %T, not *claimcheck.Error: %v", t.ID, err, err))
 		}
-		defer func() {
-			if v := recover(); v != nil {
-				opts.Logger.LogAttrs(context.Background(), slog.LevelError, "mcpserver: panic in a tool",
-					slog.String("tool", t.ID), slog.Any("panic", v), slog.String("stack", string(debug.Stack())))
-				res = result(nil, fmt.Errorf("panic"))
-			}
-		}()
-		return result(execute(args)), nil
+		return toolResult(nil, e)
 	}
+	return toolResult(out.Doc, nil)
+}
+
+// codeInternal is the code of the tool error a panic gets.
+const codeInternal claimcheck.Code = "internal_error"
+
+// toolResult returns the tools/call result of an output document (out)
+// or of an error document (e).
+func toolResult(out []byte, e *claimcheck.Error) []byte {
+	if e != nil {
+		doc := e.AppendJSON(nil)
+		res := append([]byte(`{"content":[{"type":"text","text":`), jsonString(doc)...)
+		return append(res, `}],"isError":true}`...)
+	}
+	res := make([]byte, 0, 2*len(out)+64)
+	res = append(res, `{"content":[{"type":"text","text":`...)
+	res = append(res, jsonString(out)...)
+	res = append(res, `}],"structuredContent":`...)
+	res = append(res, out...)
+	return append(res, `,"isError":false}`...)
+}
+
+// jsonString returns doc (valid UTF-8 JSON) as a JSON string.
+func jsonString(doc []byte) []byte {
+	return jsonw.AppendString(make([]byte, 0, len(doc)+len(doc)/8+2), unsafe.String(unsafe.SliceData(doc), len(doc)))
+}
+
+// appendResult appends a response with result (a JSON text).
+func appendResult(dst, id, result []byte) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = append(dst, id...)
+	dst = append(dst, `,"result":`...)
+	dst = append(dst, result...)
+	return append(dst, '}')
+}
+
+// appendError appends an error response; a nil id is written null, and
+// data, when not nil, is the error document of the failure.
+func appendError(dst, id []byte, code int, msg string, data *claimcheck.Error) []byte {
+	if id == nil {
+		id = []byte("null")
+	}
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = append(dst, id...)
+	dst = append(dst, `,"error":{"code":`...)
+	dst = strconv.AppendInt(dst, int64(code), 10)
+	dst = append(dst, `,"message":`...)
+	dst = jsonw.AppendString(dst, msg)
+	if data != nil {
+		dst = append(dst, `,"data":`...)
+		dst = data.AppendJSON(dst)
+	}
+	return append(dst, "}}"...)
+}
+
+func quote(s string) string { return string(jsonw.AppendString(nil, s)) }
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case jsontext.Null:
+		return "null"
+	case jsontext.True, jsontext.False:
+		return "a boolean"
+	case jsontext.Number:
+		return "a number"
+	case jsontext.String:
+		return "a string"
+	case jsontext.Array:
+		return "an array"
+	}
+	return "an object"
+}
+
+// answerMalformed answers a frame that is not one JSON text (rules 1 and
+// 2 of Answer), following its envelope with a scanner.
+func (s *Server) answerMalformed(slot *slotHolder, frame []byte, perr error) []byte {
+	sc := newScanner(EnvelopeBytes)
+	sc.feed(frame)
+	return s.answerScanned(sc.end(), "not JSON: "+perr.Error(), false)
+}
+
+// answerScanned answers a message known from a scan: a tools/call whose
+// arguments are over the cap gets limit_exceeded; else the message gets
+// -32700 (not JSON) or, when it is over the frame cap (over), -32600.
+func (s *Server) answerScanned(r scanResult, why string, over bool) []byte {
+	var id []byte
+	if r.ok {
+		id = r.id
+	}
+	if r.ok && id != nil && r.method == "tools/call" && r.hasArgs && r.argsLen > s.opts.MaxDocumentBytes {
+		if _, e := lookup(r.name); e != nil {
+			return appendError(nil, id, CodeInvalidParams, e.Message, e)
+		}
+		return appendResult(nil, id, (toolResult(nil, s.tooLarge())))
+	}
+	if over {
+		if id == nil && !r.dup {
+			id = r.id // read before whatever made the message too long
+		}
+		e := s.messageTooLarge()
+		return appendError(nil, id, CodeInvalidRequest, e.Message, e)
+	}
+	return appendError(nil, id, CodeParseError, why, nil)
 }

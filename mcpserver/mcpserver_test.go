@@ -1,290 +1,610 @@
 package mcpserver_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/mcpserver"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
-// connect runs New(opts) over in-memory transports and returns a client
-// session to it.
-func connect(t *testing.T, opts mcpserver.Options) *mcp.ClientSession {
+// A conn sends one message and returns the answers it got: for stdio the
+// lines written in answer to it, for HTTP the body (none for a 202). want
+// is the number of answers due (stdio reads that many lines).
+type conn interface {
+	name() string
+	send(t testing.TB, msg []byte, want int) (status int, answers [][]byte)
+}
+
+// stdioConn is a ServeStdio of its own over pipes.
+type stdioConn struct {
+	in   *io.PipeWriter
+	out  *bufio.Reader
+	done chan error
+}
+
+func startStdio(t testing.TB, opts mcpserver.Options) *stdioConn {
 	t.Helper()
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := mcpserver.New(opts).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	return cs
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	c := &stdioConn{in: inW, out: bufio.NewReaderSize(outR, 1<<20), done: make(chan error, 1)}
+	go func() {
+		err := mcpserver.New(opts).ServeStdio(context.Background(), inR, outW)
+		outW.Close()
+		c.done <- err
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		io.Copy(io.Discard, c.out)
+		if err := <-c.done; err != nil {
+			t.Errorf("ServeStdio: %v", err)
+		}
+	})
+	return c
 }
 
-// call calls tool with args (raw JSON) and returns the result.
-func call(t testing.TB, cs *mcp.ClientSession, tool string, args []byte) *mcp.CallToolResult {
+func (c *stdioConn) name() string { return "stdio" }
+
+func (c *stdioConn) send(t testing.TB, msg []byte, want int) (int, [][]byte) {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
-	if err != nil {
-		t.Fatalf("%s %.200s: protocol error %v", tool, args, err)
+	go c.in.Write(append(bytes.Clone(msg), '\n'))
+	var answers [][]byte
+	for range want {
+		line, err := c.out.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("stdio: reading an answer: %v", err)
+		}
+		answers = append(answers, bytes.TrimSuffix(line, []byte("\n")))
 	}
-	return res
+	return 0, answers
 }
 
-// text returns the result's one text content.
-func text(t testing.TB, res *mcp.CallToolResult) string {
+// httpConn posts to a handler on a real socket.
+type httpConn struct {
+	url    string
+	client *http.Client
+}
+
+func startHTTP(t testing.TB, opts mcpserver.Options) *httpConn {
 	t.Helper()
-	if len(res.Content) != 1 {
-		t.Fatalf("%d contents, want 1", len(res.Content))
-	}
-	tc, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("content %T, want text", res.Content[0])
-	}
-	return tc.Text
+	srv := httptest.NewServer(mcpserver.NewHTTPHandler(opts))
+	t.Cleanup(srv.Close)
+	return &httpConn{url: srv.URL, client: srv.Client()}
 }
 
-// CheckOutput fails unless res carries the output document want, both as
-// structured content and as its text.
-func checkOutput(t testing.TB, res *mcp.CallToolResult, want []byte) {
+func (c *httpConn) name() string { return "http" }
+
+func (c *httpConn) send(t testing.TB, msg []byte, want int) (int, [][]byte) {
 	t.Helper()
-	if res.IsError {
-		t.Fatalf("isError, text %s; want output %s", text(t, res), want)
-	}
-	structured, err := json.Marshal(res.StructuredContent)
+	req, _ := http.NewRequest("POST", c.url, bytes.NewReader(msg))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	res, err := c.client.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("http: %v", err)
 	}
-	if !conformance.JSONEqual(structured, want) {
-		t.Fatalf("structuredContent %s, want %s", structured, want)
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if ct := res.Header.Get("Content-Type"); len(body) > 0 && ct != "application/json" {
+		t.Fatalf("http: %d %q %.200s: want application/json", res.StatusCode, ct, body)
 	}
-	if txt := text(t, res); !conformance.JSONEqual([]byte(txt), want) {
-		t.Fatalf("text %s, want %s", txt, want)
+	if len(body) == 0 {
+		if res.StatusCode != http.StatusAccepted {
+			t.Fatalf("http: %d with no body", res.StatusCode)
+		}
+		return res.StatusCode, nil
 	}
+	return res.StatusCode, [][]byte{bytes.TrimSuffix(body, []byte("\n"))}
 }
 
-// errorOf fails unless res is a tool error whose text is an error document,
-// and returns that error.
-func errorOf(t testing.TB, res *mcp.CallToolResult) *claimcheck.Error {
+// both returns a stdio and an HTTP connection to servers of opts.
+func both(t *testing.T, opts mcpserver.Options) []conn {
+	return []conn{startStdio(t, opts), startHTTP(t, opts)}
+}
+
+// response is a JSON-RPC response as a client reads it.
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  *struct {
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		IsError           bool            `json:"isError"`
+	} `json:"result"`
+	Error *struct {
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	} `json:"error"`
+}
+
+func decode(t testing.TB, b []byte) response {
 	t.Helper()
-	if !res.IsError || res.StructuredContent != nil {
-		t.Fatalf("isError %v, structuredContent %v; want a tool error", res.IsError, res.StructuredContent)
+	var r response
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil || r.JSONRPC != "2.0" || (r.Result == nil) == (r.Error == nil) {
+		t.Fatalf("not a JSON-RPC response (%v): %.300s", err, b)
 	}
-	return conformance.ParseErrorDoc(t, []byte(text(t, res)))
+	return r
 }
 
-// asJSON marshals v (a schema as the client decoded it).
-func asJSON(t *testing.T, v any) []byte {
+// callMsg is a tools/call of tool with args as written.
+func callMsg(id int, tool string, args []byte) []byte {
+	return []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + string(args) + `}}`)
+}
+
+// callOne sends one tools/call and returns its response.
+func callOne(t testing.TB, c conn, id int, tool string, args []byte) response {
 	t.Helper()
-	b, err := json.Marshal(v)
+	_, ans := c.send(t, callMsg(id, tool, args), 1)
+	r := decode(t, ans[0])
+	if string(r.ID) != strconv.Itoa(id) {
+		t.Fatalf("%s: answer for id %s, want %d: %.300s", c.name(), r.ID, id, ans[0])
+	}
+	return r
+}
+
+// cliAnswer is what "claimcheck run" writes for input: the executor's
+// document, and whether it is an error document.
+func cliAnswer(t testing.TB, tool *schema.Tool, input []byte) (doc []byte, isError bool) {
+	out, err := tool.Execute(input)
 	if err != nil {
-		t.Fatal(err)
+		b, _ := json.Marshal(err)
+		return b, true
 	}
-	return b
+	return out.Doc, false
 }
 
-func TestListTools(t *testing.T) {
-	cs := connect(t, mcpserver.Options{})
-	res, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
+// checkCLI fails unless r is the tool result of doc, byte for byte: an
+// output document as structuredContent and text, an error document as
+// text with isError.
+func checkCLI(t testing.TB, where string, r response, doc []byte, isError bool) {
+	t.Helper()
+	if r.Result == nil {
+		t.Fatalf("%s: error %+v, want the CLI's %.300s", where, r.Error, doc)
 	}
-	tools := schema.Tools()
-	if len(res.Tools) != len(tools) {
-		t.Fatalf("%d tools, want %d", len(res.Tools), len(tools))
+	if len(r.Result.Content) != 1 || r.Result.Content[0].Type != "text" || r.Result.Content[0].Text != string(doc) {
+		t.Fatalf("%s: content %+v, want the text %.300s", where, r.Result.Content, doc)
 	}
-	byName := map[string]*mcp.Tool{}
-	for _, mt := range res.Tools {
-		byName[mt.Name] = mt
+	if r.Result.IsError != isError {
+		t.Fatalf("%s: isError %v, want %v", where, r.Result.IsError, isError)
 	}
-	for _, tool := range tools {
-		mt := byName[tool.ID]
-		if mt == nil {
-			t.Fatalf("no MCP tool %s", tool.ID)
-		}
-		if mt.Description != tool.Description || mt.Title == "" {
-			t.Errorf("%s: title %q, description %q", tool.ID, mt.Title, mt.Description)
-		}
-		if !conformance.JSONEqual(asJSON(t, mt.InputSchema), tool.InputSchema) {
-			t.Errorf("%s: inputSchema %s, want the descriptor's %s", tool.ID, asJSON(t, mt.InputSchema), tool.InputSchema)
-		}
-		if !conformance.JSONEqual(asJSON(t, mt.OutputSchema), tool.OutputSchema) {
-			t.Errorf("%s: outputSchema %s, want the descriptor's %s", tool.ID, asJSON(t, mt.OutputSchema), tool.OutputSchema)
-		}
-		if a := mt.Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint {
-			t.Errorf("%s: annotations %+v, want read-only and idempotent", tool.ID, a)
-		}
+	if !isError && !bytes.Equal(r.Result.StructuredContent, doc) || isError && r.Result.StructuredContent != nil {
+		t.Fatalf("%s: structuredContent %.300s, want %.300s", where, r.Result.StructuredContent, doc)
 	}
 }
 
-func TestSeedExamples(t *testing.T) {
-	cs := connect(t, mcpserver.Options{})
-	for _, tool := range schema.Tools() {
-		for _, ex := range tool.Examples {
-			checkOutput(t, call(t, cs, tool.ID, ex.Input), ex.Output)
-		}
-	}
-}
-
-// TestConformance calls every conformance case whose input is a JSON value
-// (arguments must be JSON): outputs come back as structured content, errors
-// as tool errors with the case's code, path, position and limit. The
-// arguments reach the tool as they were sent, so the strict rules hold
-// (duplicate names, lone surrogates, numbers out of range).
+// TestConformance sends every conformance case's input, as written, as
+// the arguments of a tools/call over both transports. An input that is
+// JSON gets the CLI's answer byte for byte (and the case's); one that is
+// not makes the message not JSON, answered -32700. On stdio a message is
+// one line, so each line feed of an input is sent as a carriage return,
+// which the grammar treats the same (whitespace between tokens, a control
+// character in a string); HTTP sends the bytes unchanged.
 func TestConformance(t *testing.T) {
-	cs := connect(t, mcpserver.Options{})
-	for _, tool := range schema.Tools() {
-		sent := 0
-		for _, c := range conformance.Load(t, tool.ID) {
-			if !json.Valid(c.Input) {
-				continue
+	for _, c := range both(t, mcpserver.Options{}) {
+		for _, tool := range schema.Tools() {
+			sent, notJSON := 0, 0
+			for i, cs := range conformance.Load(t, tool.ID) {
+				input := cs.Input
+				if c.name() == "stdio" {
+					input = bytes.ReplaceAll(input, []byte("\n"), []byte("\r"))
+				}
+				where := c.name() + " " + cs.Name
+				sent++
+				if _, err := jsontext.Parse(string(input), jsontext.Options{}); err != nil {
+					notJSON++
+					_, ans := c.send(t, callMsg(i, tool.ID, input), 1)
+					r := decode(t, ans[0])
+					if r.Error == nil || r.Error.Code != mcpserver.CodeParseError || string(r.ID) != "null" && string(r.ID) != strconv.Itoa(i) {
+						t.Errorf("%s: %s, want -32700 with id null or %d", where, ans[0], i)
+					}
+					continue
+				}
+				r := callOne(t, c, i, tool.ID, input)
+				doc, isError := cliAnswer(t, tool, input)
+				checkCLI(t, where, r, doc, isError)
+				if cs.Output != nil {
+					if !conformance.JSONEqual(r.Result.StructuredContent, cs.Output) {
+						t.Errorf("%s: %s, want %s", where, r.Result.StructuredContent, cs.Output)
+					}
+				} else {
+					conformance.CheckError(t, cs, conformance.ParseErrorDoc(t, doc))
+				}
 			}
-			sent++
-			res := call(t, cs, tool.ID, c.Input)
-			if c.Output != nil {
-				checkOutput(t, res, c.Output)
+			if sent == 0 || notJSON == 0 {
+				t.Errorf("%s %s: %d sent, %d not JSON", c.name(), tool.ID, sent, notJSON)
+			}
+		}
+	}
+}
+
+// TestConformanceLineFeeds: over stdio, a document with line feeds sent
+// as written is several lines; each gets an answer (-32700 for the pieces
+// that are not JSON) and the server goes on.
+func TestConformanceLineFeeds(t *testing.T) {
+	c := startStdio(t, mcpserver.Options{})
+	eq := schema.Tools()[0]
+	for i, cs := range conformance.Load(t, eq.ID) {
+		msg := callMsg(i, eq.ID, cs.Input)
+		lines := 0
+		for _, l := range bytes.Split(msg, []byte("\n")) {
+			if len(bytes.Trim(l, " \t\r")) > 0 {
+				lines++
+			}
+		}
+		if lines < 2 {
+			continue
+		}
+		_, ans := c.send(t, msg, lines)
+		for _, a := range ans {
+			if r := decode(t, a); r.Error == nil || r.Error.Code != mcpserver.CodeParseError && r.Error.Code != mcpserver.CodeInvalidRequest {
+				t.Errorf("%s: a piece got %.200s, want -32700 or -32600", cs.Name, a)
+			}
+		}
+		r := callOne(t, c, 9999, eq.ID, eq.Examples[0].Input)
+		checkCLI(t, cs.Name+": the call after", r, eq.Examples[0].Output, false)
+	}
+}
+
+const ping = `{"jsonrpc":"2.0","id":"after","method":"ping"}`
+
+// TestHostile sends each hostile message over both transports, then a
+// normal call, which must be answered. Arguments over the cap use a
+// server whose MaxDocumentBytes is 1 MiB.
+func TestHostile(t *testing.T) {
+	const maxDoc = 1 << 20
+	eq := schema.MultisetEquality
+	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	over := func(n int) string { return `{"source":[` + strings.Repeat("1,", n/2) + `1],"claim":[]}` }
+	env := func(id, params string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":` + params + `}`
+	}
+	call := func(args string) string { return env("1", `{"name":"`+eq+`","arguments":`+args+`}`) }
+	tooLarge := `{"error":{"code":"limit_exceeded","path":"","limit":"max_document_bytes","message":"the document is larger than 1048576 bytes"}}`
+	type row struct {
+		reason string
+		msg    string
+		// Expected: a JSON-RPC error code (with id, "null" for null), or a
+		// tool result with text (isError when the text is an error doc);
+		// none: no answer is due. httpCode, when set, is what HTTP answers
+		// instead (a body it refuses unread).
+		code     int
+		id       string
+		text     string
+		none     bool
+		httpCode int
+		batch    bool // the answer is a batch's: its one element is checked
+	}
+	rows := []row{
+		{reason: "malformed arguments", msg: call(`{"source":[1,],"claim":[]}`), code: -32700, id: "1"},
+		{reason: "truncated message", msg: `{"jsonrpc":"2.0","id":1,"method":"pi`, code: -32700, id: "null"},
+		{reason: "a stray brace after the message", msg: call(`{"source":[1],"claim":[1]}`) + `}`, code: -32700, id: "null"},
+		{reason: "a stray brace inside the arguments", msg: call(`{"source":[1],"claim":[1]}}`), code: -32700, id: "null"},
+		{reason: "two messages on one line", msg: ping + ping, code: -32700, id: "null"},
+		{reason: "a leading byte order mark", msg: "\ufeff" + ping, code: -32700, id: "null"},
+		{reason: "a NUL byte", msg: "\x00" + ping, code: -32700, id: "null"},
+		{reason: "invalid UTF-8 outside a string", msg: ping[:len(ping)-1] + "\xff}", code: -32700, id: "null"},
+		{reason: "just whitespace and a number", msg: ` 5 `, code: -32600, id: "null"},
+		{reason: "null", msg: `null`, code: -32600, id: "null"},
+		{reason: "an empty batch", msg: `[]`, code: -32600, id: "null"},
+		{reason: "a batch over MaxBatch", msg: "[" + strings.Repeat(ping+",", mcpserver.MaxBatch) + ping + "]", code: -32600, id: "null"},
+		{reason: "a batch of notifications only", msg: `[{"jsonrpc":"2.0","method":"notifications/initialized"}]`, none: true},
+		{reason: "a notification", msg: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, none: true},
+		{reason: "a notification of an unknown method", msg: `{"jsonrpc":"2.0","method":"nope","params":{"x":[[[[1]]]]}}`, none: true},
+		{reason: "duplicate id", msg: `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`, code: -32600, id: "2"},
+		{reason: "duplicate method", msg: `{"jsonrpc":"2.0","id":1,"method":"ping","method":"ping"}`, code: -32600, id: "1"},
+		{reason: "duplicate params", msg: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{},"params":{}}`, code: -32600, id: "1"},
+		{reason: "duplicate jsonrpc", msg: `{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}`, code: -32600, id: "1"},
+		{reason: "duplicate name in params", msg: env("1", `{"name":"`+eq+`","arguments":{"source":[1],"claim":[1]},"name":"x"}`), code: -32602, id: "1"},
+		{reason: "duplicate arguments in params", msg: env("1", `{"name":"`+eq+`","arguments":{"source":[1],"claim":[1]},"arguments":{}}`), code: -32602, id: "1"},
+		{reason: "invalid UTF-8 in the method", msg: `{"jsonrpc":"2.0","id":1,"method":"pi` + "\xff" + `ng"}`, code: -32600, id: "1"},
+		{reason: "invalid UTF-8 in a member name", msg: `{"jsonrpc":"2.0","id":1,"method":"ping","` + "\xff" + `":1}`, code: -32600, id: "1"},
+		{reason: "invalid UTF-8 in a string id", msg: `{"jsonrpc":"2.0","id":"` + "\xff" + `","method":"ping"}`, code: -32600, id: "null"},
+		{reason: "invalid UTF-8 in the tool name", msg: env("1", `{"name":"`+"\xff"+`","arguments":{}}`), code: -32602, id: "1"},
+		{reason: "invalid UTF-8 in the arguments: the tool's answer", msg: call(`{"source":["` + "\xff" + `"],"claim":[]}`),
+			text: `{"error":{"code":"invalid_input","path":"/source/0","message":"string is not valid UTF-8 (byte offset 0)"}}`},
+		{reason: "arguments just over the cap", msg: call(over(maxDoc + 10)), text: tooLarge},
+		{reason: "arguments over the cap by far, id last", msg: `{"method":"tools/call","params":{"name":"` + eq + `","arguments":` + over(3*maxDoc) + `},"jsonrpc":"2.0","id":1}`,
+			text: tooLarge, httpCode: -32600},
+		{reason: "arguments over the cap by far and not JSON", msg: call(`{"source":[` + strings.Repeat("1,,", maxDoc) + `]}`), text: tooLarge, httpCode: -32600},
+		{reason: "a huge id", msg: `{"jsonrpc":"2.0","id":"` + strings.Repeat("a", 2*maxDoc) + `","method":"ping"}`, code: -32600, id: "null"},
+		{reason: "a huge member besides the arguments", msg: env("1", `{"name":"`+eq+`","_meta":"`+strings.Repeat("a", 2*maxDoc)+`","arguments":{}}`), code: -32600, id: "1", httpCode: -32600},
+		{reason: "nesting 10^5 levels in the arguments: the tool's answer", msg: call(`{"source":[` + deep(100000) + `],"claim":[]}`),
+			text: `{"error":{"code":"invalid_input","path":"/source/0","message":"element is an array, not a scalar"}}`},
+		{reason: "nesting 10^5 levels in _meta", msg: env("1", `{"name":"`+eq+`","_meta":`+deep(100000)+`,"arguments":{"source":[],"claim":[]}}`),
+			text: string(schema.Tools()[0].Examples[0].Output)},
+		{reason: "nesting 10^5 levels as the id", msg: `{"jsonrpc":"2.0","id":` + deep(100000) + `,"method":"ping"}`, code: -32600, id: "null"},
+		{reason: "nesting 10^5 levels as the message: a batch of one", msg: deep(100000), code: -32600, id: "null", batch: true},
+		{reason: "unclosed nesting of 10^5 levels", msg: strings.Repeat("[", 100000), code: -32700, id: "null"},
+		{reason: "id null", msg: `{"jsonrpc":"2.0","id":null,"method":"ping"}`, code: -32600, id: "null"},
+		{reason: "id an object", msg: `{"jsonrpc":"2.0","id":{},"method":"ping"}`, code: -32600, id: "null"},
+		{reason: "params missing from tools/call", msg: `{"jsonrpc":"2.0","id":1,"method":"tools/call"}`, code: -32602, id: "1"},
+		{reason: "params an array", msg: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[]}`, code: -32600, id: "1"},
+		{reason: "tool name a number", msg: env("1", `{"name":5}`), code: -32602, id: "1"},
+		{reason: "an unknown method", msg: `{"jsonrpc":"2.0","id":1,"method":"resources/list"}`, code: -32601, id: "1"},
+		{reason: "jsonrpc 1.0", msg: `{"jsonrpc":"1.0","id":1,"method":"ping"}`, code: -32600, id: "1"},
+		{reason: "no jsonrpc", msg: `{"id":1,"method":"ping"}`, code: -32600, id: "1"},
+		{reason: "a response sent to the server", msg: `{"jsonrpc":"2.0","id":1,"result":{}}`, code: -32600, id: "1"},
+		{reason: "an unknown envelope member", msg: `{"jsonrpc":"2.0","id":1,"method":"ping","extra":1}`, code: -32600, id: "1"},
+		{reason: "an unknown tool", msg: env("1", `{"name":"nope","arguments":{}}`), code: -32602, id: "1"},
+		{reason: "an unknown tool version", msg: env("1", `{"name":"`+eq+`@9.9.9","arguments":{}}`), code: -32602, id: "1"},
+	}
+	opts := mcpserver.Options{MaxDocumentBytes: maxDoc}
+	for _, c := range both(t, opts) {
+		testutil.Run(t, rows, func(t *testing.T, r row) {
+			want := 1
+			if r.none {
+				want = 0
+			}
+			_, ans := c.send(t, []byte(r.msg), want)
+			if r.none {
+				if len(ans) != 0 {
+					t.Fatalf("%s: answered %.300s, want no answer", c.name(), ans[0])
+				}
 			} else {
-				conformance.CheckError(t, c, errorOf(t, res))
+				a := ans[0]
+				if r.batch {
+					if a[0] != '[' || a[len(a)-1] != ']' {
+						t.Fatalf("%s: %.300s, want a batch answer", c.name(), a)
+					}
+					a = a[1 : len(a)-1]
+				}
+				got := decode(t, a)
+				code, text := r.code, r.text
+				if c.name() == "http" && r.httpCode != 0 {
+					code, text = r.httpCode, ""
+				}
+				switch {
+				case text != "":
+					if got.Result == nil || len(got.Result.Content) != 1 || got.Result.Content[0].Text != text ||
+						got.Result.IsError != strings.HasPrefix(text, `{"error"`) || string(got.ID) != "1" {
+						t.Fatalf("%s: %.300s, want a tool result with text %s", c.name(), ans[0], text)
+					}
+				case got.Error == nil || got.Error.Code != code || r.id != "" && c.name() != "http" && string(got.ID) != r.id:
+					t.Fatalf("%s: %.300s, want error %d id %s", c.name(), ans[0], code, r.id)
+				}
+			}
+			_, after := c.send(t, []byte(ping), 1)
+			if got := decode(t, after[0]); string(got.ID) != `"after"` || got.Result == nil {
+				t.Fatalf("%s: the ping after got %.300s", c.name(), after[0])
+			}
+		})
+	}
+}
+
+// TestListTools: tools/list, the same on both transports: one tool per
+// id, the descriptor's schemas exactly, a description with the
+// semantics, limits and examples, and the examples in _meta.
+func TestListTools(t *testing.T) {
+	var lists []string
+	for _, c := range both(t, mcpserver.Options{}) {
+		_, ans := c.send(t, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), 1)
+		var r struct {
+			Result struct {
+				Tools []struct {
+					Name, Title, Description  string
+					InputSchema, OutputSchema json.RawMessage
+					Annotations               struct{ ReadOnlyHint, IdempotentHint bool }
+					Meta                      struct {
+						Version  string `json:"claimcheck/version"`
+						Examples []struct {
+							Arguments, StructuredContent json.RawMessage
+						} `json:"claimcheck/examples"`
+					} `json:"_meta"`
+				}
 			}
 		}
-		if sent == 0 {
-			t.Errorf("%s: no case sent", tool.ID)
+		if err := json.Unmarshal(ans[0], &r); err != nil {
+			t.Fatal(err)
+		}
+		lists = append(lists, string(ans[0]))
+		tools := schema.Tools()
+		if len(r.Result.Tools) != len(tools) {
+			t.Fatalf("%d tools, want %d", len(r.Result.Tools), len(tools))
+		}
+		for i, mt := range r.Result.Tools {
+			tool := tools[i]
+			if mt.Name != tool.ID || mt.Title == "" || !mt.Annotations.ReadOnlyHint || !mt.Annotations.IdempotentHint {
+				t.Errorf("%s: %+v", tool.ID, mt)
+			}
+			if !bytes.Equal(mt.InputSchema, tool.InputSchema) || !bytes.Equal(mt.OutputSchema, tool.OutputSchema) {
+				t.Errorf("%s: schemas are not the descriptor's", tool.ID)
+			}
+			if mt.Description != mcpserver.Description(tool, mcpserver.DefaultMaxDocumentBytes) {
+				t.Errorf("%s: description is not Description's", tool.ID)
+			}
+			for _, want := range append([]string{tool.Description, tool.Version, "max_document_bytes"}, tool.Semantics...) {
+				if !strings.Contains(mt.Description, want) {
+					t.Errorf("%s: description lacks %q", tool.ID, want)
+				}
+			}
+			for _, l := range tool.Limits {
+				if !strings.Contains(mt.Description, l.Name+" "+strconv.Itoa(l.Value)) {
+					t.Errorf("%s: description lacks limit %s", tool.ID, l.Name)
+				}
+			}
+			if mt.Meta.Version != tool.Version || len(mt.Meta.Examples) != len(tool.Examples) {
+				t.Fatalf("%s: _meta %+v", tool.ID, mt.Meta)
+			}
+			for k, ex := range tool.Examples {
+				if !bytes.Equal(mt.Meta.Examples[k].Arguments, ex.Input) || !bytes.Equal(mt.Meta.Examples[k].StructuredContent, ex.Output) ||
+					!strings.Contains(mt.Description, string(ex.Input)+" → "+string(ex.Output)) {
+					t.Errorf("%s: example %d not in tools/list", tool.ID, k)
+				}
+			}
+		}
+	}
+	if lists[0] != lists[1] {
+		t.Errorf("stdio and HTTP list different tools")
+	}
+}
+
+// TestExamples: every example, by id and by id@version, gets the CLI's
+// answer on both transports.
+func TestExamples(t *testing.T) {
+	for _, c := range both(t, mcpserver.Options{}) {
+		for _, tool := range schema.Tools() {
+			for k, ex := range tool.Examples {
+				for _, name := range []string{tool.ID, tool.ID + "@" + tool.Version} {
+					checkCLI(t, fmt.Sprintf("%s %s example %d", c.name(), name, k), callOne(t, c, k, name, ex.Input), ex.Output, false)
+				}
+			}
 		}
 	}
 }
 
-func TestToolErrors(t *testing.T) {
-	cs := connect(t, mcpserver.Options{MaxDocumentBytes: 80})
-	eq, rat := schema.MultisetEquality, schema.RationalExpression
-	tests := []struct {
-		reason, tool, args string
-		code, path, limit  string
-		position           int
-	}{
-		{"duplicate member", eq, `{"source":[1],"claim":[1],"source":[2]}`, "invalid_input", "/source", "", -1},
-		{"arguments not an object", eq, `[1]`, "invalid_input", "", "", -1},
-		{"no arguments", eq, `{}`, "invalid_input", "/source", "", -1},
-		{"wrong type", eq, `{"source":"x","claim":[]}`, "invalid_input", "/source", "", -1},
-		{"expression syntax", rat, `{"expression":"1+a","claimed_value":"1","require_canonical":true}`, "invalid_input", "/expression", "", 2},
-		{"over MaxDocumentBytes", eq, `{"source":[` + strings.Repeat("1,", 40) + `1],"claim":[]}`, "limit_exceeded", "", "max_document_bytes", -1},
-	}
-	for _, tc := range tests {
-		if tc.reason == "" {
-			t.Fatal("every row needs a reason")
-		}
-		e := errorOf(t, call(t, cs, tc.tool, []byte(tc.args)))
-		if string(e.Code) != tc.code || e.Path != tc.path || e.Limit != tc.limit || e.Position != tc.position {
-			t.Errorf("%s: got %+v, want %s %q %q %d", tc.reason, e, tc.code, tc.path, tc.limit, tc.position)
-		}
-	}
-}
-
-// TestToolLimit: a document over one of the tool's limits is a tool error
-// with limit_exceeded.
-func TestToolLimit(t *testing.T) {
-	cs := connect(t, mcpserver.Options{})
-	args := `{"source":[` + strings.Repeat("1,", 10000) + `1],"claim":[]}`
-	e := errorOf(t, call(t, cs, schema.MultisetEquality, []byte(args)))
-	if e.Code != claimcheck.LimitExceeded || e.Path != "/source" || e.Limit != "max_items" {
-		t.Fatalf("got %+v, want limit_exceeded /source max_items", e)
-	}
-}
-
-// TestUnknownTool: a tool that is not served is a protocol error (the
-// client named something that does not exist), not a tool error.
+// TestUnknownTool: the same answer on both transports: -32602 with the
+// unknown_tool error document as data.
 func TestUnknownTool(t *testing.T) {
-	cs := connect(t, mcpserver.Options{})
-	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "nope", Arguments: json.RawMessage(`{}`)})
-	if err == nil {
-		t.Fatal("calling an unknown tool succeeded")
+	var got []string
+	for _, c := range both(t, mcpserver.Options{}) {
+		_, ans := c.send(t, callMsg(1, "nope", []byte(`{}`)), 1)
+		got = append(got, string(ans[0]))
+	}
+	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"no tool nope","data":{"error":{"code":"unknown_tool","path":"","message":"no tool nope"}}}}`
+	if got[0] != want || got[1] != want {
+		t.Fatalf("stdio %s\nhttp  %s\nwant  %s", got[0], got[1], want)
 	}
 }
 
-// TestConcurrentCalls: concurrent calls on one session, with fewer check
-// slots than callers, each get their own answer (run with -race).
-func TestConcurrentCalls(t *testing.T) {
-	cs := connect(t, mcpserver.Options{MaxConcurrent: 2})
-	type ex struct {
-		tool     string
-		in, want []byte
-	}
-	var exs []ex
-	for _, tool := range schema.Tools() {
-		for _, e := range tool.Examples {
-			exs = append(exs, ex{tool.ID, e.Input, e.Output})
+// TestInitialize: the client's protocol version when served, else the
+// newest.
+func TestInitialize(t *testing.T) {
+	for _, c := range both(t, mcpserver.Options{Version: "v1.2.3"}) {
+		for _, tc := range []struct{ sent, want string }{
+			{"2025-06-18", "2025-06-18"}, {"2024-11-05", "2024-11-05"}, {"1999-01-01", mcpserver.ProtocolVersions[0]},
+		} {
+			_, ans := c.send(t, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+tc.sent+
+				`","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`), 1)
+			var r struct {
+				Result struct {
+					ProtocolVersion string
+					Capabilities    struct{ Tools *struct{} }
+					ServerInfo      struct{ Name, Version string }
+				}
+			}
+			json.Unmarshal(ans[0], &r)
+			if r.Result.ProtocolVersion != tc.want || r.Result.Capabilities.Tools == nil || r.Result.ServerInfo.Version != "v1.2.3" {
+				t.Errorf("%s: sent %s, got %s", c.name(), tc.sent, ans[0])
+			}
 		}
 	}
+}
+
+// TestConcurrentCalls: concurrent calls with fewer slots than callers
+// each get their own answer (run with -race).
+func TestConcurrentCalls(t *testing.T) {
+	srv := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.Options{MaxConcurrent: 2}))
+	defer srv.Close()
+	c := &httpConn{url: srv.URL, client: srv.Client()}
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
+			tool := schema.Tools()[g%3]
 			for i := range 10 {
-				e := exs[(g*10+i)%len(exs)]
-				checkOutput(t, call(t, cs, e.tool, e.in), e.want)
+				ex := tool.Examples[i%len(tool.Examples)]
+				checkCLI(t, tool.ID, callOne(t, c, i, tool.ID, ex.Input), ex.Output, false)
 			}
 		})
 	}
 	wg.Wait()
 }
 
-// TestHTTP: the same tools over stateless streamable HTTP, with the SDK's
-// client and with a bare JSON-RPC POST (no initialize: the server is
-// stateless).
-func TestHTTP(t *testing.T) {
-	srv := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.Options{}))
-	defer srv.Close()
-	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).
-		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: srv.Client()}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	list, err := cs.ListTools(ctx, nil)
-	if err != nil || len(list.Tools) != len(schema.Tools()) {
-		t.Fatalf("list: %v, %d tools", err, len(list.Tools))
-	}
+// TestStdioDrain: 500 calls written at once and the input closed: 500
+// answers, each to its own id, before ServeStdio returns.
+func TestStdioDrain(t *testing.T) {
+	var in bytes.Buffer
 	eq := schema.Tools()[0]
-	checkOutput(t, call(t, cs, eq.ID, eq.Examples[0].Input), eq.Examples[0].Output)
-
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + eq.ID + `","arguments":` + string(eq.Examples[1].Input) + `}}`
-	req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	res, err := srv.Client().Do(req)
-	if err != nil {
+	for i := range 500 {
+		in.Write(callMsg(i, eq.ID, eq.Examples[i%2].Input))
+		in.WriteByte('\n')
+	}
+	var out bytes.Buffer
+	if err := mcpserver.New(mcpserver.Options{MaxConcurrent: 2}).ServeStdio(context.Background(), &in, &out); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	var rpc struct {
-		Result struct {
-			StructuredContent json.RawMessage `json:"structuredContent"`
-			IsError           bool            `json:"isError"`
-		} `json:"result"`
+	seen := map[string]bool{}
+	for line := range bytes.Lines(out.Bytes()) {
+		seen[string(decode(t, line).ID)] = true
 	}
-	if err := json.Unmarshal(got, &rpc); err != nil || res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/json" {
-		t.Fatalf("%d %q %s", res.StatusCode, res.Header.Get("Content-Type"), got)
+	if len(seen) != 500 {
+		t.Fatalf("%d answers, want 500", len(seen))
 	}
-	if rpc.Result.IsError || !conformance.JSONEqual(rpc.Result.StructuredContent, eq.Examples[1].Output) {
-		t.Fatalf("bare tools/call: %s", got)
+}
+
+// TestHTTPRefusals: what HTTP refuses is answered with a JSON-RPC error in
+// application/json.
+func TestHTTPRefusals(t *testing.T) {
+	srv := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.Options{MaxDocumentBytes: 1000}))
+	defer srv.Close()
+	type row struct {
+		reason, method, ct, host, body string
+		length                         int64
+		status                         int
 	}
-	if res.Header.Get("Mcp-Session-Id") != "" || bytes.Contains(got, []byte("Mcp-Session-Id")) {
-		t.Fatalf("a stateless server set a session id")
+	rows := []row{
+		{reason: "GET: no event stream", method: "GET", status: 405},
+		{reason: "DELETE: no sessions", method: "DELETE", status: 405},
+		{reason: "text/plain", method: "POST", ct: "text/plain", body: ping, status: 415},
+		{reason: "DNS rebinding: a foreign Host on loopback", method: "POST", host: "evil.example", body: ping, status: 403},
+		{reason: "declared over the cap: refused unread", method: "POST", body: ping, length: 1000 + mcpserver.EnvelopeBytes + 1, status: 413},
+		{reason: "an empty body", method: "POST", body: "", status: 400},
+		{reason: "a notification: 202", method: "POST", body: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, status: 202},
 	}
+	testutil.Run(t, rows, func(t *testing.T, r row) {
+		req, _ := http.NewRequest(r.method, srv.URL, strings.NewReader(r.body))
+		if r.ct != "" {
+			req.Header.Set("Content-Type", r.ct)
+		}
+		if r.host != "" {
+			req.Host = r.host
+		}
+		if r.length > 0 {
+			req.ContentLength = r.length
+			req.Body = io.NopCloser(io.MultiReader(strings.NewReader(r.body), strings.NewReader(strings.Repeat(" ", int(r.length)-len(r.body)))))
+		}
+		res, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != r.status {
+			t.Fatalf("%d %s, want %d", res.StatusCode, body, r.status)
+		}
+		if r.status == 202 {
+			if len(body) != 0 {
+				t.Fatalf("202 with body %s", body)
+			}
+			return
+		}
+		if res.Header.Get("Content-Type") != "application/json" {
+			t.Fatalf("Content-Type %q", res.Header.Get("Content-Type"))
+		}
+		got := decode(t, body)
+		if got.Error == nil || string(got.ID) != "null" {
+			t.Fatalf("%s, want an error with id null", body)
+		}
+		if r.status == 413 && !strings.Contains(string(got.Error.Data), `"limit":"max_document_bytes"`) {
+			t.Fatalf("413 data %s, want limit_exceeded max_document_bytes", got.Error.Data)
+		}
+	})
 }

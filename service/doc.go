@@ -18,7 +18,9 @@
 // HEAD is served wherever GET is. Any other path is the tools API's, so an
 // unknown one is a 404 not_found error document. A wrong method on the
 // probes, /openapi.json or /metrics is a 405 method_not_allowed error
-// document with an Allow header. /mcp answers as the MCP SDK does.
+// document with an Allow header. /mcp answers every failure, its own or the
+// body's, with a JSON-RPC error object in application/json (see
+// mcpserver.Server.HTTPHandler).
 //
 // # Mounting under a prefix
 //

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,20 +10,19 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/claimcheck/claimcheck/mcpserver"
 )
 
-const mcpSynopsis = "claimcheck mcp [-max-document-bytes N] [-max-concurrent N]"
+const mcpSynopsis = "claimcheck mcp [-max-document-bytes N] [-max-concurrent N] [-max-buffered-bytes N]"
 
 // mcpCmd serves the tools over MCP on stdin and stdout (newline-delimited
-// JSON-RPC) until stdin ends or SIGINT or SIGTERM; diagnostics go to
-// stderr.
+// JSON-RPC) until stdin ends or SIGINT or SIGTERM, answering every message
+// already read before it exits 0; diagnostics go to stderr.
 func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	maxDoc := fs.Int64("max-document-bytes", mcpserver.DefaultMaxDocumentBytes, "answer a call whose arguments are over `bytes` with limit_exceeded")
 	maxConc := fs.Int("max-concurrent", 0, "check at most `N` documents at once (0: 2 × GOMAXPROCS); others wait")
+	maxBuf := fs.Int64("max-buffered-bytes", 0, "hold at most `bytes` of messages read and not yet answered (0: 2 × max-concurrent × (max-document-bytes + 64 KiB))")
 	pos, code, ok := parseFlags(fs, args, stdout, stderr, mcpSynopsis)
 	if !ok {
 		return code
@@ -40,18 +38,10 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	s := mcpserver.New(mcpserver.Options{Version: moduleVersion(), MaxDocumentBytes: *maxDoc, MaxConcurrent: *maxConc,
-		Logger: slog.New(slog.NewTextHandler(stderr, nil))})
-	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout},
-		// A JSON-RPC line holds the document and its envelope.
-		MaxLineLength: int(min(*maxDoc+64<<10, 1<<40))}
-	err := s.Run(ctx, t)
-	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || errors.Is(err, mcp.ErrConnectionClosed) {
-		return exitOK
+		MaxBufferedBytes: *maxBuf, Logger: slog.New(slog.NewTextHandler(stderr, nil))})
+	if err := s.ServeStdio(ctx, stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "claimcheck: mcp: %v\n", err)
+		return exitUsage
 	}
-	fmt.Fprintf(stderr, "claimcheck: mcp: %v\n", err)
-	return exitUsage
+	return exitOK
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

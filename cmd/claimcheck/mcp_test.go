@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -17,6 +21,8 @@ import (
 
 	"github.com/claimcheck/claimcheck/httpapi"
 	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/internal/testutil"
+	"github.com/claimcheck/claimcheck/mcpserver"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -83,7 +89,7 @@ func testMCPBinary(t *testing.T, bin string) {
 		}
 		in, _ := json.Marshal(mt.InputSchema)
 		out, _ := json.Marshal(mt.OutputSchema)
-		if mt.Name != tool.ID || mt.Description != tool.Description ||
+		if mt.Name != tool.ID || mt.Description != mcpserver.Description(tool, mcpserver.DefaultMaxDocumentBytes) ||
 			!conformance.JSONEqual(in, tool.InputSchema) || !conformance.JSONEqual(out, tool.OutputSchema) {
 			t.Errorf("tool %d: %s %q, schemas %s %s", i, mt.Name, mt.Description, in, out)
 		}
@@ -130,6 +136,154 @@ func testMCPBinary(t *testing.T, bin string) {
 		})
 	}
 	wg.Wait()
+}
+
+// testMCPDrain pipes 500 calls into "claimcheck mcp" and closes its
+// input: 500 answers, one per id, then exit 0. Then the same with SIGTERM
+// once every line has been written (and read: the answers to the first
+// calls have come back): every call read is answered before exit 0.
+func testMCPDrain(t *testing.T, bin string) {
+	eq := schema.Tools()[0]
+	var in bytes.Buffer
+	for i := range 500 {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"%s","arguments":%s}}`+"\n", i, eq.ID, eq.Examples[i%2].Input)
+	}
+	stdout, stderr, code := runBinary(t, bin, in.Bytes(), "mcp", "-max-concurrent", "2")
+	if code != 0 || countAnswers(t, stdout) != 500 {
+		t.Fatalf("EOF: exit %d, %d answers, want 0 and 500; stderr %s", code, countAnswers(t, stdout), stderr)
+	}
+
+	cmd := exec.Command(bin, "mcp", "-max-concurrent", "1")
+	stdin, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	var errBuf bytes.Buffer
+	cmd.Stderr = &errBuf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// A large call first, so that calls are still waiting when the signal
+	// comes; stdin stays open, so only the signal ends the server.
+	big := `{"source":[` + strings.Repeat("1,", 9999) + `1],"claim":[` + strings.Repeat("1,", 9999) + `1]}`
+	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":-1,"method":"tools/call","params":{"name":"%s","arguments":%s}}`+"\n", eq.ID, big)
+	stdin.Write(in.Bytes())
+	r := bufio.NewReader(out)
+	first, err := r.ReadBytes('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	rest, _ := io.ReadAll(r)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v; stderr %s", err, errBuf.String())
+	}
+	n := countAnswers(t, append(first, rest...))
+	// Every line was written before the signal, but how many of them the
+	// server had read is up to the pipe; what was read is answered: the
+	// answers are whole lines, one per id, each a full response.
+	if n < 1 {
+		t.Fatalf("%d answers after SIGTERM", n)
+	}
+	t.Logf("SIGTERM after the first answer: %d of 501 calls answered", n)
+}
+
+// countAnswers counts the JSON-RPC responses in out, one per line, failing
+// on anything else or on a repeated id.
+func countAnswers(t *testing.T, out []byte) int {
+	t.Helper()
+	ids := map[string]bool{}
+	for line := range bytes.Lines(out) {
+		var r struct {
+			ID     json.RawMessage
+			Result *struct{ IsError bool }
+		}
+		if err := json.Unmarshal(line, &r); err != nil || r.Result == nil || r.Result.IsError || ids[string(r.ID)] {
+			t.Fatalf("not a fresh answer: %.200s", line)
+		}
+		ids[string(r.ID)] = true
+	}
+	return len(ids)
+}
+
+// testMCPHostile sends a hostile message, then a normal call, to a real
+// "claimcheck mcp" over its stdin, for each message the issue names; the
+// process answers every one and goes on.
+func testMCPHostile(t *testing.T, bin string) {
+	eq := schema.Tools()[0]
+	call := func(id int, args string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"%s","arguments":%s}}`, id, eq.ID, args)
+	}
+	deep := strings.Repeat("[", 1000000) + strings.Repeat("]", 1000000)
+	hostile := []string{
+		call(1, `{"source":[1,],"claim":[]}`),
+		call(1, `{"source":[`+deep+`],"claim":[]}`),
+		call(1, `{"source":[`+strings.Repeat("1,", 600)+`1],"claim":[]}`) + "}",
+		call(1, `{"source":[`+strings.Repeat("1,", 40000)+`1],"claim":[]}`),
+		"[" + call(1, "{}") + "," + call(2, "{}") + "]",
+		"\ufeff" + call(1, "{}"),
+		`{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"pi` + "\xff" + `ng"}`,
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"nope"}`,
+	}
+	var in bytes.Buffer
+	for i, h := range hostile {
+		in.WriteString(h + "\n")
+		in.WriteString(call(1000+i, string(eq.Examples[0].Input)) + "\n")
+	}
+	stdout, stderr, code := runBinary(t, bin, in.Bytes(), "mcp", "-max-document-bytes", "1000")
+	if code != 0 {
+		t.Fatalf("exit %d; stderr %s", code, stderr)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(stdout, []byte("\n")), []byte("\n"))
+	if len(lines) != 2*len(hostile) {
+		t.Fatalf("%d answers to %d messages:\n%s", len(lines), 2*len(hostile), stdout)
+	}
+	for i := range hostile {
+		if !bytes.Contains(stdout, []byte(fmt.Sprintf(`"id":%d,"result":{"content":[{"type":"text","text":"{\"valid\":true`, 1000+i))) {
+			t.Errorf("the call after hostile message %d was not answered:\n%s", i, stdout)
+		}
+	}
+}
+
+// testTypeScriptSDK runs testdata/sdk_client.mjs, the official TypeScript
+// MCP SDK (npm @modelcontextprotocol/sdk) with ajv, against "claimcheck
+// mcp" and against /mcp of "claimcheck serve": tools/list, every example
+// validated against its outputSchema, hostile but valid documents, an
+// unknown tool. Long run only: it installs the two packages from the npm
+// registry into a temporary directory (it needs node and npm).
+func testTypeScriptSDK(t *testing.T, bin string) {
+	if !testutil.Long() {
+		t.Skip("the long run installs the TypeScript SDK from npm")
+	}
+	dir := t.TempDir()
+	script, err := os.ReadFile(filepath.Join("testdata", "sdk_client.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "sdk_client.mjs"), script, 0o644)
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"private":true,"type":"module"}`), 0o644)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	install := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--silent", "@modelcontextprotocol/sdk@1", "ajv@8")
+	install.Dir = dir
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("npm install: %v\n%s", err, out)
+	}
+	const maxDoc = "100000"
+	p := startServe(t, bin, "-max-body-bytes", maxDoc)
+	for _, args := range [][]string{{"stdio", bin, maxDoc}, {"http", p.base + "/mcp", maxDoc}} {
+		node := exec.CommandContext(ctx, "node", append([]string{"sdk_client.mjs"}, args...)...)
+		node.Dir = dir
+		out, err := node.CombinedOutput()
+		if err != nil {
+			t.Errorf("%s: %v\n%s", args[0], err, out)
+			continue
+		}
+		t.Logf("%s", out)
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	p.stop(t, syscall.SIGTERM)
 }
 
 // TestMCPBinaryDocumentCap: -max-document-bytes caps a call's arguments.

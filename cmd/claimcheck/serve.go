@@ -57,7 +57,10 @@ func serveCmd(args []string, stderr io.Writer) int {
 		BasePath: strings.TrimRight(*basePath, "/"),
 		API: httpapi.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc, MaxBufferedBytes: *maxBuf,
 			BodyTimeout: *bodyTimeout, BodyIdleTimeout: *idleTimeout},
-		MCP: mcpserver.Options{Version: moduleVersion(), MaxDocumentBytes: *maxBody, MaxConcurrent: *maxConc},
+		// /mcp: the same flags; its body cap is -max-body-bytes plus the
+		// JSON-RPC envelope (mcpserver.EnvelopeBytes).
+		MCP: mcpserver.Options{Version: moduleVersion(), MaxDocumentBytes: *maxBody, MaxConcurrent: *maxConc, MaxBufferedBytes: *maxBuf,
+			BodyTimeout: *bodyTimeout, BodyIdleTimeout: *idleTimeout},
 	}
 	if *accessLog {
 		opts.AccessLog = slog.New(slog.NewJSONHandler(stderr, nil))

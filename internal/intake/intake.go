@@ -1,0 +1,344 @@
+// Package intake admits the bodies of requests that carry a document: it
+// reads a body under a byte cap, a memory budget shared by every request
+// and two deadlines, and hands out the slots in which documents are
+// checked. httpapi's execute route and the MCP endpoint share one [Gate],
+// so that one process holds one budget and one set of slots.
+//
+// A Gate answers nothing itself. When it refuses a request it returns a
+// [Failure] (a status and an error document) and has set on the response's
+// header what that answer needs (Connection: close, Retry-After); the
+// caller writes the answer.
+//
+// The package imports only the standard library and claimcheck's own
+// packages.
+package intake
+
+import (
+	"compress/gzip"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/errs"
+)
+
+// Defaults of [Config].
+const (
+	DefaultMaxBodyBytes    = 64 << 20
+	DefaultBodyTimeout     = 60 * time.Second
+	DefaultBodyIdleTimeout = 10 * time.Second
+	DefaultWriteTimeout    = 30 * time.Second
+)
+
+// Error codes of a [Failure] besides the contract's limit_exceeded and
+// invalid_input. They are the same strings as httpapi's codes of the same
+// names.
+const (
+	// RequestTimeout: the body did not arrive within BodyTimeout, or
+	// stalled for BodyIdleTimeout (408).
+	RequestTimeout claimcheck.Code = "request_timeout"
+	// Overloaded: the body could not be buffered within MaxBufferedBytes,
+	// or no check slot came free in time (503, with Retry-After).
+	Overloaded claimcheck.Code = "overloaded"
+	// UnsupportedMediaType: a Content-Encoding other than gzip or
+	// identity (415).
+	UnsupportedMediaType claimcheck.Code = "unsupported_media_type"
+)
+
+// Config configures [New]. The zero value is ready to use; [Gate.Config]
+// reports the values in effect.
+type Config struct {
+	// MaxBodyBytes caps the bytes of a body, after decompression; a
+	// larger one is answered 413 limit_exceeded, limit max_document_bytes.
+	// Zero or negative means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// MaxBufferedBytes caps the body bytes held in memory at once, summed
+	// over the requests being read, waiting for a slot or being checked.
+	// A request never waits for these bytes: it takes what it needs at
+	// once or is answered 503 overloaded at once (see [Gate.ReadBody]).
+	// A sixteenth of it (at least 64 KiB, but never so much that a body of
+	// MaxBodyBytes no longer fits) is kept for bodies of at most 64 KiB,
+	// so small requests are admitted while large uploads hold the rest.
+	// Zero or negative means 2 × MaxConcurrent × MaxBodyBytes; a value
+	// below MaxBodyBytes+1 is raised to it.
+	MaxBufferedBytes int64
+	// MaxConcurrent caps the slots: the documents checked at once. Zero or
+	// negative means 2 × GOMAXPROCS.
+	MaxConcurrent int
+	// BodyTimeout caps the time a body may take to arrive, from the call
+	// of ReadBody; a body still incomplete then is answered 408
+	// request_timeout. Zero or negative means DefaultBodyTimeout.
+	BodyTimeout time.Duration
+	// BodyIdleTimeout caps the time between two arrivals of body bytes;
+	// an upload that stalls this long is answered 408 request_timeout.
+	// Zero or negative means DefaultBodyIdleTimeout; a value above
+	// BodyTimeout is lowered to it.
+	BodyIdleTimeout time.Duration
+	// WriteTimeout is the time an answer has to be written once the body
+	// is in or refused: ReadBody and Slot set the connection's write
+	// deadline that far ahead, so an early answer (408, 413, 503) is
+	// always delivered to a client that reads it. A request waits for a
+	// slot at most half of it. Zero or negative means DefaultWriteTimeout.
+	WriteTimeout time.Duration
+}
+
+// Lifetime returns the longest time a request spends in a Gate, from the
+// call of ReadBody to the end of its answer (a check that outlasts its
+// write deadline loses its answer): BodyTimeout + 1.5 × WriteTimeout.
+// A server's shutdown timeout must be longer than this.
+func (c Config) Lifetime() time.Duration { return c.BodyTimeout + c.WriteTimeout*3/2 }
+
+// A Gate admits request bodies and hands out check slots. It is safe for
+// concurrent use.
+type Gate struct {
+	cfg    Config
+	slots  chan struct{}
+	budget *budget
+}
+
+// New returns a Gate configured by c (defaults filled in).
+func New(c Config) *Gate {
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.MaxConcurrent <= 0 {
+		c.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
+	}
+	if c.MaxBufferedBytes <= 0 {
+		c.MaxBufferedBytes = 2 * int64(c.MaxConcurrent) * c.MaxBodyBytes
+	}
+	// A body of MaxBodyBytes is read into a buffer of one byte more, to
+	// see its end; such a body must always fit.
+	c.MaxBufferedBytes = max(c.MaxBufferedBytes, c.MaxBodyBytes+1)
+	if c.BodyTimeout <= 0 {
+		c.BodyTimeout = DefaultBodyTimeout
+	}
+	if c.BodyIdleTimeout <= 0 {
+		c.BodyIdleTimeout = DefaultBodyIdleTimeout
+	}
+	c.BodyIdleTimeout = min(c.BodyIdleTimeout, c.BodyTimeout)
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = DefaultWriteTimeout
+	}
+	reserve := min(max(c.MaxBufferedBytes/16, smallBody), c.MaxBufferedBytes-(c.MaxBodyBytes+1))
+	return &Gate{cfg: c, slots: make(chan struct{}, c.MaxConcurrent), budget: newBudget(c.MaxBufferedBytes, reserve)}
+}
+
+// Config returns the configuration in effect, defaults filled in.
+func (g *Gate) Config() Config { return g.cfg }
+
+// Free returns the bytes of the budget not held by any request now; it is
+// Config().MaxBufferedBytes when no body is held.
+func (g *Gate) Free() int64 { return g.budget.free.Load() }
+
+// A Failure is the answer a Gate gives instead of admitting a request.
+type Failure struct {
+	// Status is the HTTP status to answer with, or 0 when the client went
+	// away and there is nobody to answer (then Err is nil).
+	Status int
+	// Err is the error document to answer with.
+	Err *claimcheck.Error
+}
+
+// Gone reports whether the client went away: there is nothing to answer.
+func (f *Failure) Gone() bool { return f.Status == 0 }
+
+// TooLarge returns the error document of a body over MaxBodyBytes.
+func (g *Gate) TooLarge() *claimcheck.Error {
+	return errs.Limit("", "max_document_bytes", "the document is larger than "+strconv.FormatInt(g.cfg.MaxBodyBytes, 10)+" bytes")
+}
+
+func noop() {}
+
+var gone = &Failure{}
+
+func overloaded(w http.ResponseWriter, msg string) *Failure {
+	w.Header().Set("Retry-After", "1")
+	return &Failure{Status: http.StatusServiceUnavailable, Err: errs.Coded(Overloaded, msg)}
+}
+
+// ReadBody reads r's body whole, at most MaxBodyBytes after
+// decompression, under the budget and the deadlines. On success it
+// returns the body and release, which gives the body's bytes back to the
+// budget: call it once, when done with the body (after the check). On
+// failure it returns f, has given back everything it took, and has set on
+// w's header what the answer needs; body then holds the bytes read before
+// the failure, to count them only.
+//
+// Admission never waits. A body with a Content-Length takes its length
+// (plus one byte) from the budget before its first byte is read; a body
+// without one (chunked, or compressed) takes 16 KiB and doubles its
+// reservation as it grows. Either is answered 503 overloaded the moment
+// the budget cannot give what it asks for, and gives back what it held:
+// no request holds bytes while waiting for more, so the budget cannot
+// deadlock, and a body of at most 64 KiB takes from a reserve large
+// uploads may not touch.
+//
+// A declared Content-Length over the cap is answered 413 unread. A body
+// with Content-Encoding gzip is decompressed, and its decompressed bytes
+// count against the cap (a zip bomb is answered 413); identity is the
+// same as none; any other coding is answered 415 unsupported_media_type.
+//
+// Deadlines: the body must be in within BodyTimeout, with no gap over
+// BodyIdleTimeout (else 408). Every refusal sets Connection: close and
+// ends the connection's reading at once, so the server closes it after
+// the answer instead of draining what is left of the body. The write
+// deadline is set WriteTimeout past the end of the reading. Deadlines are
+// set through [http.ResponseController]; a writer that cannot set them is
+// read without them.
+func (g *Gate) ReadBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), f *Failure) {
+	rc := http.NewResponseController(w)
+	gz := false
+	switch ce := r.Header.Get("Content-Encoding"); {
+	case ce == "" || strings.EqualFold(ce, "identity"):
+	case strings.EqualFold(ce, "gzip") || strings.EqualFold(ce, "x-gzip"):
+		gz = true
+	default:
+		f = &Failure{Status: http.StatusUnsupportedMediaType, Err: errs.Coded(UnsupportedMediaType,
+			"Content-Encoding "+strconv.Quote(ce)+" is not supported; send gzip or none")}
+	}
+	if f == nil && r.ContentLength > g.cfg.MaxBodyBytes {
+		f = &Failure{Status: http.StatusRequestEntityTooLarge, Err: g.TooLarge()}
+	}
+	var held int64
+	if f == nil {
+		body, held, f = g.read(w, r, rc, gz)
+	}
+	if f != nil {
+		g.budget.give(held)
+		refuse(w, rc, g.cfg.WriteTimeout)
+		return body, noop, f
+	}
+	return body, func() { g.budget.give(held) }, nil
+}
+
+// refuse readies the connection for an early answer: it is closed after
+// the answer, nothing more of it is read (net/http would otherwise drain
+// up to 256 KiB of the body after the handler, with no deadline), and the
+// answer has writeTimeout to go out.
+func refuse(w http.ResponseWriter, rc *http.ResponseController, writeTimeout time.Duration) {
+	w.Header().Set("Connection", "close")
+	now := time.Now()
+	rc.SetReadDeadline(now)
+	rc.SetWriteDeadline(now.Add(writeTimeout))
+}
+
+func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, gz bool) (body []byte, held int64, f *Failure) {
+	start := time.Now()
+	hard := start.Add(g.cfg.BodyTimeout)
+	deadlines := rc.SetReadDeadline(hard) == nil
+	if deadlines {
+		// An answer at any time while reading has WriteTimeout to go out.
+		rc.SetWriteDeadline(hard.Add(g.cfg.WriteTimeout))
+	}
+	maxBody := g.cfg.MaxBodyBytes
+	var src io.Reader = http.MaxBytesReader(w, r.Body, maxBody)
+	known := r.ContentLength >= 0 && !gz
+	var buf []byte
+	if known {
+		// All at once: the declared length, plus the byte that shows
+		// the end without growing the buffer.
+		held = r.ContentLength + 1
+		if !g.budget.take(held, held <= smallBody) {
+			return nil, 0, overloaded(w, "too many bodies are being read; try again")
+		}
+		buf = make([]byte, 0, held)
+	}
+	setIdle := func() {
+		if deadlines {
+			idle := time.Now().Add(g.cfg.BodyIdleTimeout)
+			if idle.After(hard) {
+				idle = hard
+			}
+			rc.SetReadDeadline(idle)
+		}
+	}
+	if gz {
+		setIdle()
+		zr, err := gzip.NewReader(src)
+		if err != nil {
+			return nil, held, g.readFailure(r, err)
+		}
+		src = zr
+	}
+	for {
+		if len(buf) == cap(buf) {
+			if known || int64(cap(buf)) > maxBody {
+				// Not reached with a known length: the body ends, or is
+				// cut at the cap, first. Decompressed bytes are cut here.
+				return buf, held, &Failure{Status: http.StatusRequestEntityTooLarge, Err: g.TooLarge()}
+			}
+			grow := min(max(16<<10, int64(cap(buf))), maxBody+1-int64(cap(buf)))
+			if !g.budget.take(grow, held+grow <= smallBody) {
+				return buf, held, overloaded(w, "too many bodies are being read; try again")
+			}
+			held += grow
+			nb := make([]byte, len(buf), int64(cap(buf))+grow)
+			copy(nb, buf)
+			buf = nb
+		}
+		setIdle()
+		n, err := src.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case err == nil:
+			continue
+		case err == io.EOF:
+			if deadlines {
+				// Lift the read deadline: the check may take longer,
+				// and net/http's watch for a closed connection reads on.
+				rc.SetReadDeadline(time.Time{})
+				rc.SetWriteDeadline(time.Now().Add(g.cfg.WriteTimeout))
+			}
+			return buf, held, nil
+		}
+		return buf, held, g.readFailure(r, err)
+	}
+}
+
+// readFailure is the answer to a read of the body that failed with err.
+func (g *Gate) readFailure(r *http.Request, err error) *Failure {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return &Failure{Status: http.StatusRequestTimeout, Err: errs.Coded(RequestTimeout, "the body did not arrive in time")}
+	}
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		return &Failure{Status: http.StatusRequestEntityTooLarge, Err: g.TooLarge()}
+	}
+	if r.Context().Err() != nil {
+		return gone
+	}
+	// A broken chunked or gzip body or a connection cut short; the answer
+	// most likely goes nowhere, but it is still a JSON one.
+	return &Failure{Status: http.StatusBadRequest, Err: errs.Invalid("", "reading the body: "+err.Error())}
+}
+
+// Slot waits for a check slot and returns its release, to call once when
+// the check is done; the write deadline is then WriteTimeout away, for
+// the check and its answer. It waits at most WriteTimeout/2: then it
+// answers 503 overloaded (f.Status). It fails with f.Gone() when the
+// client went away first.
+func (g *Gate) Slot(w http.ResponseWriter, r *http.Request) (release func(), f *Failure) {
+	select {
+	case g.slots <- struct{}{}:
+	default:
+		t := time.NewTimer(g.cfg.WriteTimeout / 2)
+		defer t.Stop()
+		select {
+		case g.slots <- struct{}{}:
+		case <-r.Context().Done():
+			return noop, gone
+		case <-t.C:
+			f := overloaded(w, "no check slot came free in time; try again")
+			http.NewResponseController(w).SetWriteDeadline(time.Now().Add(g.cfg.WriteTimeout))
+			return noop, f
+		}
+	}
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(g.cfg.WriteTimeout))
+	return func() { <-g.slots }, nil
+}
