@@ -412,13 +412,6 @@ func TestParseNumber(t *testing.T) {
 	})
 }
 
-func truncateName(s string) string {
-	if len(s) > 30 {
-		return s[:27] + "..."
-	}
-	return s
-}
-
 // TestStringKey covers the JCS string form, including every control
 // character, and the strings it leaves literal.
 func TestStringKey(t *testing.T) {

@@ -3,14 +3,13 @@ package multiset_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"math"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/conformance"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/multiset"
 )
@@ -41,41 +40,11 @@ func limited(path, limit string) *wantErr {
 	return &wantErr{code: claimcheck.LimitExceeded, path: path, limit: limit, msg: limit}
 }
 
-// checkErr asserts that err is the *claimcheck.Error w describes, reachable with
-// errors.As and errors.Is, and one line of English.
+// checkErr asserts that err is the *claimcheck.Error w describes (see
+// conformance.ExpectError); multiset errors have no position.
 func checkErr(t *testing.T, err error, w *wantErr) {
 	t.Helper()
-	if err == nil {
-		t.Fatalf("no error, want %s at %q", w.code, w.path)
-	}
-	var e *claimcheck.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error %T %q is not a *claimcheck.Error", err, err)
-	}
-	if e.Code != w.code || e.Path != w.path || e.Limit != w.limit || e.Position != claimcheck.NoPosition {
-		t.Fatalf("got code=%s path=%q limit=%q position=%d (%s)\nwant code=%s path=%q limit=%q position=-1",
-			e.Code, e.Path, e.Limit, e.Position, e.Message, w.code, w.path, w.limit)
-	}
-	sentinel, other := claimcheck.ErrInvalidInput, claimcheck.ErrLimitExceeded
-	if w.code == claimcheck.LimitExceeded {
-		sentinel, other = other, sentinel
-	}
-	if !errors.Is(err, sentinel) || errors.Is(err, other) {
-		t.Errorf("errors.Is: want %v and not %v for %v", sentinel, other, err)
-	}
-	if e.Message == "" || strings.ContainsAny(e.Message, "\n\r") {
-		t.Errorf("message %q is not one non-empty line", e.Message)
-	}
-	if !strings.Contains(e.Message, w.msg) {
-		t.Errorf("message %q does not mention %q", e.Message, w.msg)
-	}
-	if want := string(w.code) + " at " + w.path; !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("Error() = %q, want prefix %q", err.Error(), want)
-	}
-	doc, _ := json.Marshal(err)
-	if !json.Valid(doc) || !bytes.Contains(doc, []byte(`"code":"`+string(w.code)+`"`)) || bytes.Contains(doc, []byte(`"position"`)) {
-		t.Errorf("error document %s", doc)
-	}
+	conformance.ExpectError(t, err, conformance.Expected{Code: w.code, Path: w.path, Position: claimcheck.NoPosition, Limit: w.limit, Message: w.msg})
 }
 
 // result is what both verdict types share.
