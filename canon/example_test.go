@@ -84,7 +84,7 @@ func ExampleOf() {
 	// number 7 <nil>
 	// number 0.1 <nil>
 	// invalid_input integer 9007199254740993 is not exactly a double; pass it as a string
-	// invalid_input []int is not a JSON scalar (want nil, bool, string, a number or json.Number)
+	// invalid_input element is an array, not a scalar
 }
 
 // ParseNumber reads a JSON number literal: strict grammar, one rounding to
