@@ -225,3 +225,24 @@ func ExampleScalar_Kind() {
 	// boolean key=true  float=0 str="" bool=true value=true
 	// null    key=null  float=0 str="" bool=false value=<nil>
 }
+
+// ParseArray reads a student's answer with the tools' strict reader: where
+// json.Unmarshal leaves a nil for 1e400 (and a grader's report would show a
+// null the student never wrote), it says which element is wrong and why.
+func ExampleParseArray() {
+	answer := []byte(`[3, 2.0, "x", 1e400]`)
+
+	var loose []any
+	err := json.Unmarshal(answer, &loose)
+	fmt.Println(loose, err != nil)
+
+	_, err = canon.ParseArray(answer)
+	fmt.Println(err)
+
+	xs, err := canon.ParseArray([]byte(`[3, 2.0, "x", null]`))
+	fmt.Println(xs, err)
+	// Output:
+	// [3 2 x <nil>] true
+	// invalid_input at /3: number 1e400 is out of the range of a double
+	// [3 2 "x" null] <nil>
+}
