@@ -45,6 +45,8 @@ func TestBinary(t *testing.T) {
 	t.Run("mcp document cap", func(t *testing.T) { t.Parallel(); testMCPBinaryDocumentCap(t, bin) })
 	t.Run("openapi", func(t *testing.T) { t.Parallel(); testOpenAPICommand(t, bin) })
 	t.Run("serve operations", func(t *testing.T) { t.Parallel(); testServeOperations(t, bin) })
+	t.Run("progress on a terminal", func(t *testing.T) { t.Parallel(); testProgressTerminal(t, bin) })
+	t.Run("no progress off a terminal", func(t *testing.T) { t.Parallel(); testNoProgressOffTerminal(t, bin) })
 }
 
 // runBinary runs bin with stdin and returns its stdout, stderr and exit
