@@ -177,3 +177,28 @@ func TestRegularSize(t *testing.T) {
 		t.Errorf("sizes %v, want [7 0 0]: a file from its offset, a pipe and a non-file unknown", got)
 	}
 }
+
+// TestMessagesReachTheCLI: the rational package's message for a malformed
+// claimed value, quoting it with a hint, and canon's JSON-kind wording
+// reach the CLI's error documents as they are; code and path are the
+// contract's.
+func TestMessagesReachTheCLI(t *testing.T) {
+	type row struct {
+		reason, tool, in, want string
+	}
+	testutil.Run(t, []row{
+		{"a trailing space", schema.RationalExpression, `{"expression":"1/2","claimed_value":"1/2 ","require_canonical":false}`,
+			`{"error":{"code":"invalid_input","path":"/claimed_value","message":"claimed value \"1/2 \" is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?: there is white space after the value; remove it (write \"1/2\")"}}` + "\n"},
+		{"U+2212", schema.RationalExpression, `{"expression":"1/3 - 1/2","claimed_value":"−1/6","require_canonical":false}`,
+			`{"error":{"code":"invalid_input","path":"/claimed_value","message":"claimed value \"−1/6\" is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?: the minus sign must be the ASCII hyphen-minus '-', not U+2212 '−' (write \"-1/6\")"}}` + "\n"},
+		{"an empty claim", schema.RationalExpression, `{"expression":"1","claimed_value":"","require_canonical":true}`,
+			`{"error":{"code":"invalid_input","path":"/claimed_value","message":"claimed value is empty: want an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?"}}` + "\n"},
+		{"an object element", schema.MultisetEquality, `{"source":[{}],"claim":[]}`,
+			`{"error":{"code":"invalid_input","path":"/source/0","message":"element is an object, not a scalar"}}` + "\n"},
+	}, func(t *testing.T, r row) {
+		out, _, code := runCLI([]byte(r.in), "run", r.tool)
+		if out != r.want || code != exitDocError {
+			t.Errorf("exit %d\n got %s\nwant %s", code, out, r.want)
+		}
+	})
+}
