@@ -39,6 +39,10 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 )
 
+// Test-only: github.com/creack/pty gives cmd/claimcheck's test a
+// pseudo-terminal, to see batch's progress line as a terminal shows it.
+require github.com/creack/pty v1.1.24
+
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect

@@ -11,6 +11,12 @@
 // [BoolScalar] and [NullScalar] build one directly. Everything else — maps,
 // slices, structs, pointers, NaN, ±Inf, invalid UTF-8 — is an *[claimcheck.Error].
 //
+// [ParseArray] reads a JSON array of scalars from its text with the strict
+// reader of the JSON tools, for an answer that should not go through
+// encoding/json first: that decodes 1e400 to an error and a nil, and invalid
+// UTF-8 or a lone surrogate to U+FFFD, where ParseArray names the element at
+// fault by its JSON Pointer path.
+//
 // # Keys
 //
 // [Key] and [AppendKey] return a scalar's canonical key, its RFC 8785

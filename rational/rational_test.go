@@ -427,7 +427,7 @@ func TestParseClaim(t *testing.T) {
 	})
 	_, err := rational.ParseClaim("1.0")
 	checkError(t, err, claimcheck.InvalidInput, "/claimed_value", claimcheck.NoPosition, "")
-	const want = "invalid_input at /claimed_value: claimed value is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?"
+	const want = `invalid_input at /claimed_value: claimed value "1.5" is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?: a decimal point is not accepted; write the value as a fraction such as 5/2 for 2.5`
 	if _, err := rational.ParseClaim("1.5"); err == nil || err.Error() != want {
 		t.Errorf("ParseClaim(1.5) = %v, want %s", err, want)
 	}

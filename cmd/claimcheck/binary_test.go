@@ -49,6 +49,8 @@ func TestBinary(t *testing.T) {
 	t.Run("openapi", func(t *testing.T) { t.Parallel(); testOpenAPICommand(t, bin) })
 	t.Run("serve operations", func(t *testing.T) { t.Parallel(); testServeOperations(t, bin) })
 	t.Run("serve -base-path", func(t *testing.T) { t.Parallel(); testServeBasePath(t, bin) })
+	t.Run("progress on a terminal", func(t *testing.T) { t.Parallel(); testProgressTerminal(t, bin) })
+	t.Run("no progress off a terminal", func(t *testing.T) { t.Parallel(); testNoProgressOffTerminal(t, bin) })
 }
 
 // testServeBasePath: "serve -base-path /api" serves everything under /api/

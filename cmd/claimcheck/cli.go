@@ -50,7 +50,12 @@ document. A blank line (empty or only JSON whitespace) gets
 invalid_input at path "" (it holds no JSON value); a line longer than
 -max-line-bytes (not counting "\n" or "\r\n") gets limit_exceeded,
 limit max_document_bytes. Lines are checked in parallel (-j, default
-the number of CPUs).`, batchCmd},
+the number of CPUs). -summary writes to stderr, at the end, the count
+of lines by verdict, by reason and by error code, each with its first
+line number. When stderr is a terminal, a progress line there shows the
+lines done and lines/s (and, for a regular file, the percentage read and
+the time left), a few times a second at most; it is erased at the end.
+Output lines are the same with or without either.`, batchCmd},
 		{"serve", serveSynopsis, `Serve the HTTP API, the playground page at /, MCP at /mcp,
 /openapi.json, /healthz, /readyz and /metrics until SIGINT or SIGTERM.
 Prints "listening on http://ADDR" on stderr; -addr 127.0.0.1:0 picks a

@@ -188,7 +188,7 @@ func TestAnswerOutcome(t *testing.T) {
 			if err := json.Unmarshal(ex.Output, &want); err != nil {
 				t.Fatal(err)
 			}
-			_, o, _ := answer(nil, tool, ex.Input)
+			_, o, _, _ := answer(nil, tool, ex.Input)
 			if o != map[bool]outcome{true: gotValid, false: gotInvalid}[want.Valid] {
 				t.Errorf("%s example %s: outcome %d", tool.ID, ex.Input, o)
 			}
@@ -199,7 +199,7 @@ func TestAnswerOutcome(t *testing.T) {
 // TestAnswerPanic: a tool that panics gives an internal_error document and
 // a report with the stack.
 func TestAnswerPanic(t *testing.T) {
-	doc, o, report := answer([]byte("x"), nil, []byte("{}"))
+	doc, o, _, report := answer([]byte("x"), nil, []byte("{}"))
 	if o != gotInternal || !bytes.HasPrefix(doc, []byte(`x{"error":{"code":"internal_error","path":""`)) || !strings.Contains(report, "goroutine") {
 		t.Fatalf("outcome %d, doc %s, report %q", o, doc, report)
 	}

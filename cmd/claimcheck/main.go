@@ -24,6 +24,29 @@
 // limit_exceeded with limit max_document_bytes, as run does for a document
 // over -max-document-bytes.
 //
+// # Large batches
+//
+// batch -summary writes to stderr, after the last answer, the lines by
+// verdict, by reason and by error code, with the first line of each:
+//
+//	claimcheck: summary of answers.jsonl: 7 lines
+//	  verdict           lines  first line
+//	    valid               2           1
+//	    invalid             2           2
+//	    error               3           3
+//	  reason            lines  first line
+//	    claim_mismatch      2           2
+//	  error code        lines  first line
+//	    invalid_input       2           3
+//	    limit_exceeded      1           6
+//
+// When stderr is a terminal, batch also keeps a progress line there,
+// rewritten in place at most four times a second and erased at the end:
+// lines done and lines/s, and for a regular file (FILE, or stdin
+// redirected from one) the percentage read and the time left. It is never
+// written when stderr is not a terminal (a pipe, a file, /dev/null), and
+// stdout is the same either way.
+//
 // # Exit codes
 //
 //	0  every input got an output document, whatever its verdict
