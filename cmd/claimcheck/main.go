@@ -49,20 +49,11 @@
 //
 // # Exit codes
 //
-//	0  every input got an output document, whatever its verdict
-//	   (with -exit-code: and every verdict is "valid":true)
-//	1  an error document was written (run: the document's; batch: any line's)
-//	2  usage or I/O error; a message on stderr
-//	3  internal error (a bug): a tool panicked; an internal_error document
-//	4  with -exit-code: every input got an output document and some
-//	   verdict is "valid":false
-//
-// With -exit-code, run and batch tell a grader by their status alone
-// whether every claim held, as "git diff --exit-code" tells whether there
-// were differences. When several codes apply the first of 2, 3, 1, 4 is
-// returned: the status names the worst thing that happened, and an input
-// that got no verdict at all (1) is worse than a verdict of false (4), so
-// 4 means every input was checked.
+// "claimcheck help" lists the exit codes, 0 to 4, and which wins when
+// several apply. With -exit-code, run and batch tell a grader by their
+// status alone whether every claim held, as "git diff --exit-code" tells
+// whether there were differences: 0 every claim held, 4 every input was
+// checked and some claim is false, 1 some input got no verdict.
 //
 // An unknown tool is an unknown_tool error document for run (exit 1, the
 // tools that exist on stderr) and a usage error for batch (exit 2).

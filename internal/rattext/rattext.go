@@ -1,9 +1,12 @@
-// Package rattext checks the text of the rational tool's two string inputs,
-// steps 2 and 3 of its check order (docs/contract.md §4): the expression's
-// length and encoding, and the claimed value's form and digit count. Package
-// rational runs them as part of a check; package schema runs them too, to
-// report a wrong JSON type of claimed_value or require_canonical only after
-// the expression's text has passed, as the check order requires.
+// Package rattext runs steps 2 to 4 of the rational tool's check order
+// (docs/contract.md §4), the checks of its inputs before the expression is
+// tokenised: the expression's length and encoding, the claimed value's type,
+// form and digit count, and require_canonical's type. [Inputs] is the one
+// place they run in that order: package rational calls it for every check,
+// and package schema calls it when a JSON document gives claimed_value or
+// require_canonical a wrong type, which is reported only once the
+// expression's text has passed. (Step 1, the document's members, is
+// schema's: a Go caller's input is a struct.)
 package rattext
 
 import (
@@ -21,6 +24,41 @@ const (
 	pathExpression = "/expression"
 	pathClaim      = "/claimed_value"
 )
+
+// Fields are the rational tool's inputs as read: the expression's text, the
+// claimed value's, and the errors of a claimed_value that is not a string
+// and of a require_canonical that is not a boolean (nil when they have the
+// right type, as a Go caller's always do).
+type Fields struct {
+	Expression, ClaimedValue string
+	ClaimType, CanonicalType *claimcheck.Error
+}
+
+// ClaimSpans locate the claimed value's digits: the numerator's are
+// s[Num:NumEnd] (after the sign, if any), the denominator's s[Den:]
+// (Den == len(s) when there is none).
+type ClaimSpans struct{ Num, NumEnd, Den int }
+
+// Inputs runs steps 2 to 4 in order and returns the first failure: the
+// expression's text (Expression), claimed_value's type, its text (Claim),
+// require_canonical's type.
+func Inputs(f Fields, maxBytes, maxDigits int) (ClaimSpans, *claimcheck.Error) {
+	if err := Expression(f.Expression, maxBytes); err != nil {
+		return ClaimSpans{}, err
+	}
+	if f.ClaimType != nil {
+		return ClaimSpans{}, f.ClaimType
+	}
+	var c ClaimSpans
+	var err *claimcheck.Error
+	if c.Num, c.NumEnd, c.Den, err = Claim(f.ClaimedValue, maxDigits); err != nil {
+		return ClaimSpans{}, err
+	}
+	if f.CanonicalType != nil {
+		return ClaimSpans{}, f.CanonicalType
+	}
+	return c, nil
+}
 
 // Expression is step 2: s is not empty (invalid_input at position 0), has at
 // most maxBytes bytes (limit_exceeded at position 0, limit
