@@ -137,17 +137,17 @@ type Discrepancy struct {
 // CheckRational checks whether in.ClaimedValue is the exact value of
 // in.Expression, within lim (a zero field of lim is the field of
 // [DefaultLimits]). The first step that fails, in this order, decides the
-// answer:
+// answer (docs/contract.md §4 states each step in full):
 //
 //  1. fields: an Input has exactly the three members (package schema checks
 //     those of a JSON document);
 //  2. expression: not empty, at most MaxExpressionBytes UTF-8 bytes and
 //     valid UTF-8, an encoded surrogate being invalid;
-//  3. claimed_value: it matches -?(0|[1-9][0-9]*)(/[1-9][0-9]*)? and
+//  3. claimed value: it matches -?(0|[1-9][0-9]*)(/[1-9][0-9]*)? and
 //     neither its numerator nor its denominator has more than
 //     MaxValueDigits digits;
 //  4. require_canonical: an Input's is a bool;
-//  5. tokenise the whole expression: the first lexical error wins; a
+//  5. tokenize the whole expression: the first lexical error wins; a
 //     literal of more than MaxValueDigits digits, or a token beyond
 //     MaxTokens, is over a limit;
 //  6. parse it by the grammar: the first syntax error, or nesting deeper
