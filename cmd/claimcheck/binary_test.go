@@ -45,6 +45,10 @@ func TestBinary(t *testing.T) {
 	t.Run("mcp document cap", func(t *testing.T) { t.Parallel(); testMCPBinaryDocumentCap(t, bin) })
 	t.Run("openapi", func(t *testing.T) { t.Parallel(); testOpenAPICommand(t, bin) })
 	t.Run("serve operations", func(t *testing.T) { t.Parallel(); testServeOperations(t, bin) })
+	t.Run("serve shutdown loses nothing", func(t *testing.T) { t.Parallel(); testServeShutdown(t, bin) })
+	t.Run("serve connection limit", func(t *testing.T) { t.Parallel(); testServeConnLimit(t, bin) })
+	t.Run("serve TLS and h2c", func(t *testing.T) { t.Parallel(); testServeHTTP2(t, bin) })
+	t.Run("serve flags", func(t *testing.T) { t.Parallel(); testServeFlags(t, bin) })
 }
 
 // runBinary runs bin with stdin and returns its stdout, stderr and exit
@@ -186,7 +190,13 @@ type serveProcess struct {
 // was stopped.
 func startServe(t *testing.T, bin string, args ...string) *serveProcess {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0"}, args...)...)
+	return startServeCommand(t, exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0"}, args...)...))
+}
+
+// startServeCommand is startServe with the command given (another wrapper
+// around the binary, such as prlimit).
+func startServeCommand(t *testing.T, cmd *exec.Cmd) *serveProcess {
+	t.Helper()
 	// An io.Pipe, not StderrPipe: Wait then waits for the copy to finish
 	// instead of racing the reads.
 	stderr, pw := io.Pipe()
@@ -203,7 +213,7 @@ func startServe(t *testing.T, bin string, args ...string) *serveProcess {
 			break
 		}
 	}
-	if !strings.HasPrefix(p.base, "http://127.0.0.1:") {
+	if !strings.HasPrefix(p.base, "http://127.0.0.1:") && !strings.HasPrefix(p.base, "https://127.0.0.1:") {
 		t.Fatalf("no listening address on stderr (got %q)", p.base)
 	}
 	go func() { b, _ := io.ReadAll(stderr); p.rest <- b }()
