@@ -51,3 +51,15 @@ func TestLibraryStaysLight(t *testing.T) {
 		}
 	}
 }
+
+// TestNoImportForErrorCodes: the request-level error codes live in
+// internal/httpjson, so neither the MCP server nor the playground page
+// imports the HTTP API's package (they once did, for its codes alone).
+func TestNoImportForErrorCodes(t *testing.T) {
+	const httpapi = "github.com/claimcheck/claimcheck/httpapi"
+	for _, pkg := range []string{"./mcpserver", "./internal/playground", "./internal/intake"} {
+		if slices.Contains(deps(t, pkg), httpapi) {
+			t.Errorf("%s depends on %s", pkg, httpapi)
+		}
+	}
+}

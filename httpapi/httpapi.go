@@ -123,20 +123,20 @@ const (
 // (claimcheck.InvalidInput, LimitExceeded, UnknownTool) come from the tools.
 const (
 	// NotFound: no route for the request's path (404).
-	NotFound claimcheck.Code = "not_found"
+	NotFound = httpjson.NotFound
 	// MethodNotAllowed: the route exists but not for the method (405).
-	MethodNotAllowed claimcheck.Code = "method_not_allowed"
+	MethodNotAllowed = httpjson.MethodNotAllowed
 	// RequestTimeout: the body did not arrive within BodyTimeout, or
 	// stalled for BodyIdleTimeout (408).
-	RequestTimeout = intake.RequestTimeout
+	RequestTimeout = httpjson.RequestTimeout
 	// UnsupportedMediaType: an execute request whose Content-Type is
 	// missing or not JSON, or whose Content-Encoding is not gzip (415).
-	UnsupportedMediaType = intake.UnsupportedMediaType
+	UnsupportedMediaType = httpjson.UnsupportedMediaType
 	// InternalError: a tool panicked, which is a bug (500).
-	InternalError claimcheck.Code = "internal_error"
+	InternalError = httpjson.InternalError
 	// Overloaded: the body could not be buffered within MaxBufferedBytes,
 	// or no turn came free within WriteTimeout/2 (503, with Retry-After).
-	Overloaded = intake.Overloaded
+	Overloaded = httpjson.Overloaded
 )
 
 // New returns the handler of the routes listed in the package documentation.
@@ -230,8 +230,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				for k := range w.Header() {
 					w.Header().Del(k)
 				}
-				httpjson.WriteError(tw, http.StatusInternalServerError, &claimcheck.Error{Code: InternalError,
-					Position: claimcheck.NoPosition, Message: "internal error"})
+				httpjson.WriteError(tw, http.StatusInternalServerError, httpjson.Internal("internal error"))
 			}
 		}
 		if h.observe != nil {
@@ -249,8 +248,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *handler) route(w *httpjson.Recorder, r *http.Request, obs *Observation) {
 	segs, ok := segments(r.URL)
 	if !ok || len(segs) < 2 || segs[0] != "v1" || segs[1] != "tools" {
-		httpjson.WriteError(w, http.StatusNotFound, &claimcheck.Error{Code: NotFound, Position: claimcheck.NoPosition,
-			Message: "no route for " + r.URL.EscapedPath()})
+		httpjson.WriteError(w, http.StatusNotFound, httpjson.NoRoute(r))
 		return
 	}
 	switch {
@@ -310,15 +308,7 @@ func segments(u *url.URL) ([]string, bool) {
 // allow reports whether r's method is one of methods ("GET, HEAD" form);
 // otherwise it answers 405 with the Allow header.
 func allow(w http.ResponseWriter, r *http.Request, methods string) bool {
-	for m := range strings.SplitSeq(methods, ", ") {
-		if r.Method == m {
-			return true
-		}
-	}
-	w.Header().Set("Allow", methods)
-	httpjson.WriteError(w, http.StatusMethodNotAllowed, &claimcheck.Error{Code: MethodNotAllowed, Position: claimcheck.NoPosition,
-		Message: "method " + r.Method + " not allowed; allowed: " + methods})
-	return false
+	return httpjson.Allow(w, r, methods)
 }
 
 func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema.Tool, obs *Observation) {

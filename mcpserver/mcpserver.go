@@ -16,6 +16,7 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/internal/jsontext"
 	"github.com/claimcheck/claimcheck/internal/jsonw"
 	"github.com/claimcheck/claimcheck/schema"
@@ -23,7 +24,7 @@ import (
 
 // DefaultMaxDocumentBytes is the default [Options.MaxDocumentBytes]: 64 MiB,
 // the CLI's and the HTTP API's default.
-const DefaultMaxDocumentBytes = 64 << 20
+const DefaultMaxDocumentBytes = httpjson.DefaultMaxDocumentBytes
 
 // EnvelopeBytes is what a message may hold besides its arguments: a
 // message (stdio line, /mcp body) may be MaxDocumentBytes + EnvelopeBytes
@@ -510,12 +511,12 @@ func lookup(name string) (*schema.Tool, *claimcheck.Error) {
 }
 
 func (s *Server) tooLarge() *claimcheck.Error {
-	return errs.Limit("", "max_document_bytes", "the document is larger than "+strconv.FormatInt(s.opts.MaxDocumentBytes, 10)+" bytes")
+	return httpjson.TooLarge("the document", s.opts.MaxDocumentBytes)
 }
 
 // messageTooLarge is the error document of a message over the frame cap.
 func (s *Server) messageTooLarge() *claimcheck.Error {
-	return errs.Limit("", "max_document_bytes", "the message is larger than "+strconv.FormatInt(s.opts.maxFrame(), 10)+" bytes")
+	return httpjson.TooLarge("the message", s.opts.maxFrame())
 }
 
 // run executes t on args and returns the tools/call result. A panic (a
@@ -540,7 +541,7 @@ func (s *Server) run(t *schema.Tool, args []byte) (res []byte) {
 }
 
 // codeInternal is the code of the tool error a panic gets.
-const codeInternal claimcheck.Code = "internal_error"
+const codeInternal = httpjson.InternalError
 
 // toolResult returns the tools/call result of an output document (out)
 // or of an error document (e).

@@ -230,7 +230,6 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 	return r, nil
 }
 
-
 // claimValue is the value of a claimed value that passed step 3, reduced
 // ("2/4" is 1/2, "-0" is 0), with whether s is its canonical form.
 func claimValue(s string, c rattext.ClaimSpans) (Rat, bool) {

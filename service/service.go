@@ -13,7 +13,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/httpapi"
 	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/internal/playground"
@@ -187,13 +186,9 @@ func (s *Service) observe(r *http.Request, o httpapi.Observation) {
 // getOnly serves GET and HEAD with h and answers any other method 405.
 func getOnly(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			httpjson.WriteError(w, http.StatusMethodNotAllowed, &claimcheck.Error{Code: httpapi.MethodNotAllowed,
-				Position: claimcheck.NoPosition, Message: "method " + r.Method + " not allowed; allowed: GET, HEAD"})
-			return
+		if httpjson.Allow(w, r, "GET, HEAD") {
+			h(w, r)
 		}
-		h(w, r)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -58,7 +59,7 @@ func exitCodesText() string {
 	return b.String()
 }
 
-const defaultMaxBytes = 64 << 20
+const defaultMaxBytes = httpjson.DefaultMaxDocumentBytes
 
 // A command is one word of the command line. To add one, add a row to
 // commands: usage and "help COMMAND" follow.

@@ -7,10 +7,10 @@ import (
 	"io"
 	"math"
 	"runtime/debug"
-	"strconv"
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -72,12 +72,10 @@ func answer(dst []byte, t *schema.Tool, input []byte) (out []byte, o outcome, de
 
 // codeInternal is the code of the document a line gets when its tool
 // panicked (exit status 3). It is the CLI's, not the tools' contract's.
-const codeInternal claimcheck.Code = "internal_error"
+const codeInternal = httpjson.InternalError
 
 // tooLarge is the error document of a document or line over the byte cap.
-func tooLarge(what string, max int64) *claimcheck.Error {
-	return errs.Limit("", "max_document_bytes", what+" is larger than "+strconv.FormatInt(max, 10)+" bytes")
-}
+func tooLarge(what string, max int64) *claimcheck.Error { return httpjson.TooLarge(what, max) }
 
 const runSynopsis = "claimcheck run [-exit-code] [-max-document-bytes N] TOOL_ID [FILE]"
 

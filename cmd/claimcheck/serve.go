@@ -18,7 +18,6 @@ import (
 
 	"github.com/claimcheck/claimcheck/httpapi"
 	"github.com/claimcheck/claimcheck/internal/connlimit"
-	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/mcpserver"
 	"github.com/claimcheck/claimcheck/service"
@@ -242,7 +241,7 @@ func mount(base string, svc http.Handler) http.Handler {
 		case p == base:
 			http.Redirect(w, r, base+"/", http.StatusMovedPermanently)
 		default:
-			httpjson.WriteError(w, http.StatusNotFound, errs.Coded(httpapi.NotFound, "no route for "+r.URL.EscapedPath()))
+			httpjson.WriteError(w, http.StatusNotFound, httpjson.NoRoute(r))
 		}
 	})
 }

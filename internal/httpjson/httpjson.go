@@ -1,8 +1,11 @@
 // Package httpjson writes the JSON responses of claimcheck's HTTP handlers
-// (packages httpapi and service) and records what they wrote, so that both
-// answer alike: Content-Type application/json, X-Content-Type-Options
-// nosniff, an exact Content-Length, and error documents from
-// [claimcheck.Error.AppendJSON].
+// (packages httpapi, service, mcpserver and the playground page) and records
+// what they wrote, so that all answer alike: Content-Type application/json,
+// X-Content-Type-Options nosniff, an exact Content-Length, and error
+// documents from [claimcheck.Error.AppendJSON]. It is also the one home of
+// the request-level error codes and their constructors ([NotFound],
+// [TooLarge], [Allow], ...) and of the document cap's default, which the
+// CLI shares.
 package httpjson
 
 import (

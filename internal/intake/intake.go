@@ -26,29 +26,29 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
 )
 
 // Defaults of [Config].
 const (
-	DefaultMaxBodyBytes    = 64 << 20
+	DefaultMaxBodyBytes    = httpjson.DefaultMaxDocumentBytes
 	DefaultBodyTimeout     = 60 * time.Second
 	DefaultBodyIdleTimeout = 10 * time.Second
 	DefaultWriteTimeout    = 30 * time.Second
 )
 
 // Error codes of a [Failure] besides the contract's limit_exceeded and
-// invalid_input. They are the same strings as httpapi's codes of the same
-// names.
+// invalid_input, from the one home of request-level codes.
 const (
 	// RequestTimeout: the body did not arrive within BodyTimeout, or
 	// stalled for BodyIdleTimeout (408).
-	RequestTimeout claimcheck.Code = "request_timeout"
+	RequestTimeout = httpjson.RequestTimeout
 	// Overloaded: the body could not be buffered within MaxBufferedBytes,
 	// or no check slot came free in time (503, with Retry-After).
-	Overloaded claimcheck.Code = "overloaded"
+	Overloaded = httpjson.Overloaded
 	// UnsupportedMediaType: a Content-Encoding other than gzip or
 	// identity (415).
-	UnsupportedMediaType claimcheck.Code = "unsupported_media_type"
+	UnsupportedMediaType = httpjson.UnsupportedMediaType
 )
 
 // Config configures [New]. The zero value is ready to use; [Gate.Config]
@@ -151,7 +151,7 @@ func (f *Failure) Gone() bool { return f.Status == 0 }
 
 // TooLarge returns the error document of a body over MaxBodyBytes.
 func (g *Gate) TooLarge() *claimcheck.Error {
-	return errs.Limit("", "max_document_bytes", "the document is larger than "+strconv.FormatInt(g.cfg.MaxBodyBytes, 10)+" bytes")
+	return httpjson.TooLarge("the document", g.cfg.MaxBodyBytes)
 }
 
 func noop() {}

@@ -6,12 +6,10 @@ import (
 	"embed"
 	"encoding/hex"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/claimcheck/claimcheck"
-	"github.com/claimcheck/claimcheck/httpapi"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
 )
 
 //go:embed assets/index.html assets/app.css assets/app.mjs assets/logic.mjs assets/icon.svg
@@ -70,14 +68,10 @@ func Handler(api http.Handler) http.Handler {
 		hd.Set("Referrer-Policy", "no-referrer")
 		a := assets[p]
 		if a == nil {
-			writeError(w, http.StatusNotFound, &claimcheck.Error{Code: httpapi.NotFound,
-				Position: claimcheck.NoPosition, Message: "no route for " + r.URL.EscapedPath()})
+			httpjson.WriteError(w, http.StatusNotFound, httpjson.NoRoute(r))
 			return
 		}
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			hd.Set("Allow", "GET, HEAD")
-			writeError(w, http.StatusMethodNotAllowed, &claimcheck.Error{Code: httpapi.MethodNotAllowed,
-				Position: claimcheck.NoPosition, Message: "method " + r.Method + " not allowed; allowed: GET, HEAD"})
+		if !httpjson.Allow(w, r, "GET, HEAD") {
 			return
 		}
 		hd.Set("Content-Type", a.contentType)
@@ -86,14 +80,4 @@ func Handler(api http.Handler) http.Handler {
 		// ServeContent answers HEAD, Range and If-None-Match.
 		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
 	})
-}
-
-// writeError writes an error document as the API does.
-func writeError(w http.ResponseWriter, status int, e *claimcheck.Error) {
-	body := append(e.AppendJSON(nil), '\n')
-	hd := w.Header()
-	hd.Set("Content-Type", "application/json")
-	hd.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	w.Write(body)
 }
