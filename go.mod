@@ -2,41 +2,40 @@ module github.com/claimcheck/claimcheck
 
 go 1.26.0
 
-require (
-	github.com/cockroachdb/apd/v3 v3.2.3
-	github.com/gowebpki/jcs v1.0.2
-)
+// The library packages (canon, multiset, rational, schema) import only the
+// standard library and apd: its BigInt is the integer under the rationals.
+require github.com/cockroachdb/apd/v3 v3.2.3
 
 // Serving only: the Prometheus client (packages metrics and service). The
 // library packages, httpapi and mcpserver never import it (deps_test.go
 // checks it), so a library user's build never compiles it.
 require github.com/prometheus/client_golang v1.25.0
 
-// Test-only: github.com/modelcontextprotocol/go-sdk, the official Go MCP
-// SDK, as an independent client of mcpserver and "claimcheck mcp" (the
-// server is this module's own JSON-RPC layer).
-require github.com/modelcontextprotocol/go-sdk v1.8.0
-
-// Test-only: pgregory.net/rapid for the property tests of the algebraic laws;
-// github.com/santhosh-tekuri/jsonschema/v6, an independent JSON Schema
-// validator for the output documents; github.com/getkin/kin-openapi, an
-// independent OpenAPI 3.1 validator for httpapi's document and every
-// conformance case's request and response; prometheus/client_model and
-// prometheus/common to parse a /metrics scrape.
+// Test-only, each the field's standard for what it checks:
+//   - github.com/gowebpki/jcs: RFC 8785's reference, for number and string keys;
+//   - pgregory.net/rapid: the property tests of the algebraic laws;
+//   - github.com/santhosh-tekuri/jsonschema/v6: an independent JSON Schema
+//     validator for the output documents;
+//   - github.com/getkin/kin-openapi: an independent OpenAPI 3.1 validator for
+//     httpapi's document and every conformance case's request and response;
+//   - prometheus/client_model and prometheus/common: to parse a /metrics scrape;
+//   - github.com/modelcontextprotocol/go-sdk: the official Go MCP SDK, as an
+//     independent client of mcpserver and "claimcheck mcp";
+//   - github.com/chromedp/chromedp and cdproto: drive headless Chromium in the
+//     playground page's browser test;
+//   - github.com/creack/pty: a pseudo-terminal, to see batch's progress line
+//     as a terminal shows it.
 require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
+	github.com/creack/pty v1.1.24
 	github.com/getkin/kin-openapi v0.153.0
+	github.com/gowebpki/jcs v1.0.2
+	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.72.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	pgregory.net/rapid v1.3.0
-)
-
-// Test-only: github.com/chromedp/chromedp (and its protocol types,
-// github.com/chromedp/cdproto) drives headless Chromium in the playground
-// page's browser test, internal/playground/browser_test.go.
-require (
-	github.com/chromedp/cdproto v0.159.0
-	github.com/chromedp/chromedp v0.23.0
 )
 
 require (

@@ -230,7 +230,8 @@ func TestOfAcceptedTypes(t *testing.T) {
 }
 
 // TestOfRefused covers values docs/contract.md §1 refuses, each with the word
-// its message must contain (the type is named for non-scalar values).
+// its message must contain (for a non-scalar, its JSON kind, never its Go
+// type: TestOfRefusedNamesNoGoType).
 func TestOfRefused(t *testing.T) {
 	x := 1
 	var nilPtr *int
@@ -241,22 +242,22 @@ func TestOfRefused(t *testing.T) {
 		reason string
 	}
 	tests := []row{
-		{map[string]any{}, "map[string]interface {}", "an object is not a scalar"},
-		{map[string]int{"a": 1}, "map[string]int", "a typed map is not a scalar"},
-		{[]any{1}, "[]interface {}", "an array is not a scalar"},
-		{[]int{}, "[]int", "an empty slice is still not a scalar"},
-		{[]byte("x"), "[]uint8", "[]byte is not a string (encoding/json would write base64)"},
-		{json.RawMessage("1"), "json.RawMessage", "raw JSON is not parsed"},
-		{[2]int{1, 2}, "[2]int", "an array type is not a scalar"},
-		{struct{}{}, "struct {}", "an empty struct is not a scalar"},
-		{struct{ X int }{1}, "struct { X int }", "a struct is not a scalar"},
-		{&x, "*int", "a pointer is not followed"},
-		{nilPtr, "*int", "a nil pointer is not null"},
-		{&scalar, "*canon.Scalar", "even a pointer to a Scalar is refused"},
-		{complex(1, 0), "complex128", "complex numbers are not JSON numbers"},
-		{func() {}, "func()", "a func is not a scalar"},
-		{make(chan int), "chan int", "a channel is not a scalar"},
-		{errors.New("x"), "*errors.errorString", "an error value is not a scalar"},
+		{map[string]any{}, "element is an object, not a scalar", "an object is not a scalar"},
+		{map[string]int{"a": 1}, "element is an object, not a scalar", "a typed map is not a scalar"},
+		{[]any{1}, "element is an array, not a scalar", "an array is not a scalar"},
+		{[]int{}, "element is an array, not a scalar", "an empty slice is still not a scalar"},
+		{[]byte("x"), "element is an array, not a scalar", "[]byte is not a string (encoding/json would write base64)"},
+		{json.RawMessage("1"), "element is undecoded JSON text", "raw JSON is not parsed"},
+		{[2]int{1, 2}, "element is an array, not a scalar", "an array type is not a scalar"},
+		{struct{}{}, "element is an object, not a scalar", "an empty struct is not a scalar"},
+		{struct{ X int }{1}, "element is an object, not a scalar", "a struct is not a scalar"},
+		{&x, "element is a reference to a value", "a pointer is not followed"},
+		{nilPtr, "element is a reference to a value", "a nil pointer is not null"},
+		{&scalar, "element is a reference to a value", "even a pointer to a Scalar is refused"},
+		{complex(1, 0), "element has no JSON form", "complex numbers are not JSON numbers"},
+		{func() {}, "element has no JSON form", "a func is not a scalar"},
+		{make(chan int), "element has no JSON form", "a channel is not a scalar"},
+		{errors.New("x"), "element is a reference to a value", "an error value is not a scalar"},
 		{math.NaN(), "NaN", "NaN is not finite"},
 		{math.Inf(1), "+Inf", "+Inf is not finite"},
 		{math.Inf(-1), "-Inf", "-Inf is not finite"},
@@ -290,6 +291,37 @@ func TestOfRefused(t *testing.T) {
 		wantInvalid(t, err, tc.msg)
 		if string(out) != "prefix" {
 			t.Errorf("AppendKey with an error returned %q, want dst unchanged", out)
+		}
+	})
+}
+
+// TestOfRefusedNamesNoGoType: the message for a value that is not a scalar
+// names no Go type (the words %T would print), whatever the value's type: a
+// student who wrote JSON reads it.
+func TestOfRefusedNamesNoGoType(t *testing.T) {
+	type named map[string]int
+	type row struct {
+		in     any
+		reason string
+	}
+	testutil.Run(t, []row{
+		{map[string]any{}, "encoding/json's object"},
+		{[]any{1}, "encoding/json's array"},
+		{named{}, "a named map type"},
+		{[]int{1}, "a typed slice"},
+		{struct{ X int }{}, "an anonymous struct"},
+		{new(int), "a pointer"},
+		{func() {}, "a func"},
+		{json.RawMessage("[1]"), "raw JSON text"},
+	}, func(t *testing.T, r row) {
+		_, err := canon.Of(r.in)
+		if err == nil {
+			t.Fatal("accepted")
+		}
+		for _, goWord := range []string{fmt.Sprintf("%T", r.in), "interface", "map[", "[]", "struct", "*", "func", "json."} {
+			if strings.Contains(err.Error(), goWord) {
+				t.Errorf("message %q names the Go type (%q)", err, goWord)
+			}
 		}
 	})
 }
@@ -410,13 +442,6 @@ func TestParseNumber(t *testing.T) {
 			t.Errorf("jcs.Transform(%q) = %q, %v; want %q", tc.lit, ref, err, tc.want)
 		}
 	})
-}
-
-func truncateName(s string) string {
-	if len(s) > 30 {
-		return s[:27] + "..."
-	}
-	return s
 }
 
 // TestStringKey covers the JCS string form, including every control

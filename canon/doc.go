@@ -7,9 +7,16 @@
 //
 // A scalar is JSON null, true, false, a string, or a finite number. [Of]
 // converts a Go value (nil, bool, string, float64, float32, any integer type,
-// json.Number) into a [Scalar]; [ParseNumber], [NumberScalar], [StringScalar],
-// [BoolScalar] and [NullScalar] build one directly. Everything else — maps,
+// json.Number) into a [Scalar]; [NullScalar], [BoolScalar], [NumberScalar],
+// [IntScalar], [UintScalar], [Float32Scalar], [StringScalar] and
+// [ParseNumber] (a JSON number literal) build one directly. Everything else — maps,
 // slices, structs, pointers, NaN, ±Inf, invalid UTF-8 — is an *[claimcheck.Error].
+//
+// [ParseArray] reads a JSON array of scalars from its text with the strict
+// reader of the JSON tools, for an answer that should not go through
+// encoding/json first: that decodes 1e400 to an error and a nil, and invalid
+// UTF-8 or a lone surrogate to U+FFFD, where ParseArray names the element at
+// fault by its JSON Pointer path.
 //
 // # Keys
 //

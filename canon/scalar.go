@@ -344,9 +344,29 @@ func ofReflect(v any) (Scalar, error) {
 }
 
 // notScalar returns the error for a Go value of a type that is not a JSON
-// scalar.
+// scalar. The message names what the value would be in JSON, never its Go
+// type, since it may reach someone who wrote JSON, not Go: a map or struct
+// is an object; a slice or array (a []byte too) an array. A pointer is not
+// followed, and the other kinds (complex, func, chan) have no JSON form.
+// It is worded for an array's element, where the tools read a value, in the
+// words the JSON tools use for the same fault.
 func notScalar(v any) error {
-	return errs.Invalid("", fmt.Sprintf("%T is not a JSON scalar (want nil, bool, string, a number or json.Number)", v))
+	var msg string
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.Map, reflect.Struct:
+		msg = "element is an object, not a scalar"
+	case reflect.Slice, reflect.Array:
+		if _, raw := v.(json.RawMessage); raw {
+			msg = "element is undecoded JSON text, not a scalar: decode it first"
+		} else {
+			msg = "element is an array, not a scalar"
+		}
+	case reflect.Pointer, reflect.UnsafePointer:
+		msg = "element is a reference to a value, not a scalar: pass the value itself"
+	default:
+		msg = "element has no JSON form: want null, a boolean, a number or a string"
+	}
+	return errs.Invalid("", msg)
 }
 
 // Kind returns the JSON type of s.

@@ -15,6 +15,8 @@ import (
 
 	"github.com/claimcheck/claimcheck/claimchecktest"
 	"github.com/claimcheck/claimcheck/internal/testutil"
+	"github.com/claimcheck/claimcheck/multiset"
+	"github.com/claimcheck/claimcheck/rational"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/ from the current reports")
@@ -24,8 +26,10 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/ f
 // a helper that did anything else would be caught.
 type recorder struct {
 	testing.TB
-	helpers int
-	msgs    []string
+	helpers  int
+	msgs     []string
+	failNows int  // calls of FailNow
+	afterNow bool // something was reported after FailNow
 }
 
 func (r *recorder) Helper() { r.helpers++ }
@@ -33,8 +37,14 @@ func (r *recorder) Errorf(format string, args ...any) {
 	if r.helpers == 0 {
 		panic("Errorf before Helper: the failure would point into the helper")
 	}
+	if r.failNows > 0 {
+		r.afterNow = true
+	}
 	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
 }
+
+// FailNow records the call; a real one would end the test's goroutine.
+func (r *recorder) FailNow() { r.failNows++ }
 
 // run calls a helper on a recorder and returns its result and report.
 func run(f func(t testing.TB) bool) (ok bool, report string) {
@@ -180,6 +190,69 @@ func TestReports(t *testing.T) {
 			func(t testing.TB) bool {
 				return claimchecktest.Difference(t, []any{1}, []any{}, []any{1}, []any{"\xff"})
 			}},
+		{"equality-message", "Message labels the first line, labels in order",
+			func(t testing.TB) bool {
+				return claimchecktest.Equality(t, []int{1}, []int{2}, claimchecktest.Message("Q%d", 1), claimchecktest.Message("factors"))
+			}},
+		{"equality-hidden", "HideReference: the claim's values in excess, in claim order, and a count of what is missing",
+			func(t testing.TB) bool {
+				return claimchecktest.Equality(t, []any{2, 2, "2", 3, 3, 5}, []any{7, 2, "x", 3, 3, 3, 7}, claimchecktest.HideReference())
+			}},
+		{"equality-hidden-missing-only", "HideReference with nothing in excess: only the count",
+			func(t testing.TB) bool {
+				return claimchecktest.Equality(t, []int{1, 2, 3, 4}, []int{4, 1}, claimchecktest.HideReference())
+			}},
+		{"equality-hidden-refused-reference", "HideReference leaves out the message of an error in the reference, which quotes its value",
+			func(t testing.TB) bool {
+				return claimchecktest.Equality(t, []int64{1<<53 + 1}, []int64{1}, claimchecktest.HideReference())
+			}},
+		{"equality-long-values-alike", "two values alike but for their last character keep it",
+			func(t testing.TB) bool {
+				y := strings.Repeat("y", 60)
+				return claimchecktest.Equality(t, []string{y + "A"}, []string{y + "B"})
+			}},
+		{"equality-long-values-middle", "two values alike but in the middle keep the runes around the difference",
+			func(t testing.TB) bool {
+				y := strings.Repeat("y", 40)
+				return claimchecktest.Equality(t, []string{y + "A" + y}, []string{y + "B" + y, "short"})
+			}},
+		{"equality-limits", "Limits bounds the check; a limit is reported as the tools report it",
+			func(t testing.TB) bool {
+				return claimchecktest.Equality(t, []int{1, 2, 3}, []int{3, 2, 1}, claimchecktest.Limits(multiset.Limits{MaxItems: 2}))
+			}},
+		{"difference-every-index", "every differing index of both lists, the claim's lists beside the expected",
+			func(t testing.TB) bool {
+				return claimchecktest.Difference(t, []int{1, 2, 2, 3, 5}, []int{2, 4, 6}, []int{1, 3, 2}, []int{6, 4, 4})
+			}},
+		{"difference-capped", "at most 20 indexes of a list, then how many more",
+			func(t testing.TB) bool {
+				return claimchecktest.Difference(t, many, nil, many[1:], []int{1})
+			}},
+		{"difference-long-values", "long values in a difference are told apart",
+			func(t testing.TB) bool {
+				y := strings.Repeat("y", 60)
+				return claimchecktest.Difference(t, []string{y + "A", "b"}, []string{"b"}, []string{y + "B"}, nil)
+			}},
+		{"difference-hidden", "HideReference: the first wrong index of each list and the claim's element there",
+			func(t testing.TB) bool {
+				return claimchecktest.Difference(t, []int{1, 2, 2, 3, 5}, []int{2, 4, 6}, []int{1, 3, 2}, []int{6}, claimchecktest.HideReference())
+			}},
+		{"difference-hidden-one-list", "HideReference: a right list says so",
+			func(t testing.TB) bool {
+				return claimchecktest.Difference(t, []int{1, 2}, []int{2}, []int{1}, []int{9}, claimchecktest.HideReference())
+			}},
+		{"rational-hidden", "HideReference: not the value of the expression, with neither value nor difference",
+			func(t testing.TB) bool {
+				return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "13/6", claimchecktest.HideReference())
+			}},
+		{"rational-limits", "RationalLimits bounds the expression",
+			func(t testing.TB) bool {
+				return claimchecktest.Rational(t, "1 + 2 + 3", "6", claimchecktest.RationalLimits(rational.Limits{MaxTokens: 3}))
+			}},
+		{"rational-claim-space", "a claim with a trailing space is quoted, with a hint",
+			func(t testing.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "25/12 ") }},
+		{"rational-claim-minus-sign", "a claim with U+2212 is quoted, with a hint",
+			func(t testing.TB) bool { return claimchecktest.Rational(t, "1/3 - 1/2", "−1/6") }},
 	}
 	testutil.Run(t, rows, func(t *testing.T, r row) {
 		ok, report := run(r.check)
@@ -235,4 +308,183 @@ func TestFailsAtCallersLine(t *testing.T) {
 	if !regexp.MustCompile(`still running`).Match(out) {
 		t.Errorf("the test did not go on after the failure:\n%s", out)
 	}
+}
+
+// TestHideReference: under HideReference a failing report contains none of
+// the reference's values — the values only the reference has, the expected
+// residuals, the true value and the difference — whatever the claim's
+// fault; and it still says what is wrong with the claim.
+func TestHideReference(t *testing.T) {
+	hide := claimchecktest.HideReference()
+	type row struct {
+		reason  string
+		check   func(t testing.TB) bool
+		secrets []string // must not appear
+		shows   []string // must appear: the claim's own faults
+	}
+	rows := []row{
+		{"equality: a missing value, a value too often, a value that should not occur",
+			func(t testing.TB) bool {
+				return claimchecktest.Equality(t, []any{"KEY-A", "KEY-B", "KEY-B", 4242}, []any{"KEY-B", "KEY-B", "KEY-B", "wrong"}, hide)
+			},
+			[]string{"KEY-A", "4242", "/source", "source"}, []string{`"KEY-B"`, `"wrong"`, "too often", "should not occur", "2 occurrences are missing"}},
+		{"equality: only missing values",
+			func(t testing.TB) bool {
+				return claimchecktest.Equality(t, []string{"KEY-A", "KEY-C"}, []string{}, hide)
+			},
+			[]string{"KEY-A", "KEY-C", "/source"}, []string{"2 occurrences are missing"}},
+		{"equality: many values, over the table's cap",
+			func(t testing.TB) bool {
+				src := make([]int, 40)
+				claim := make([]int, 40)
+				for i := range src {
+					src[i], claim[i] = 900000+i, i
+				}
+				return claimchecktest.Equality(t, src, claim, hide)
+			},
+			[]string{"9000"}, []string{"and 20 more", "40 occurrences are missing"}},
+		{"equality: an inexact integer in the reference, whose message quotes it",
+			func(t testing.TB) bool {
+				return claimchecktest.Equality(t, []int64{1<<53 + 1}, []int64{1}, hide)
+			},
+			[]string{"9007199254740993"}, []string{"invalid_input at /source/0"}},
+		{"difference: wrong elements in both lists",
+			func(t testing.TB) bool {
+				return claimchecktest.Difference(t, []string{"L-1", "L-2", "both"}, []string{"both", "R-1"}, []string{"L-1", "mine"}, []string{"other"}, hide)
+			},
+			[]string{"L-2", "R-1", "both", "claim   "}, []string{`"mine"`, `"other"`, "index 1", "index 0"}},
+		{"difference: a claimed list too short",
+			func(t testing.TB) bool {
+				return claimchecktest.Difference(t, []string{"L-1", "L-2"}, nil, []string{"L-1"}, nil, hide)
+			},
+			[]string{"L-2"}, []string{"index 1, where the claim has no element"}},
+		{"rational: a wrong value",
+			func(t testing.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "13/6", hide) },
+			[]string{"25/12", "-1/12", "1/12", "value:", "difference"}, []string{"13/6 is not the value of the expression"}},
+		{"rational canonical: a wrong value",
+			func(t testing.TB) bool { return claimchecktest.RationalCanonical(t, "7/3", "2", hide) },
+			[]string{"7/3 ", "1/3", "value:"}, []string{"2 is not the value of the expression"}},
+	}
+	testutil.Run(t, rows, func(t *testing.T, r row) {
+		ok, report := run(r.check)
+		if ok || report == "" {
+			t.Fatalf("returned %v, %q: want a failure", ok, report)
+		}
+		for _, s := range r.secrets {
+			if strings.Contains(report, s) {
+				t.Errorf("the report shows %q:\n%s", s, report)
+			}
+		}
+		for _, s := range r.shows {
+			if !strings.Contains(report, s) {
+				t.Errorf("the report does not say %q:\n%s", s, report)
+			}
+		}
+	})
+}
+
+// TestFailNow: with FailNow a failure calls t.FailNow once, after the
+// report (nothing is reported after it); without it, or on a pass, never.
+func TestFailNow(t *testing.T) {
+	type row struct {
+		reason   string
+		check    func(t testing.TB) bool
+		failNows int
+	}
+	now := claimchecktest.FailNow()
+	testutil.Run(t, []row{
+		{"Equality fails", func(t testing.TB) bool { return claimchecktest.Equality(t, []int{1}, []int{2}, now) }, 1},
+		{"Equality refuses its input", func(t testing.TB) bool { return claimchecktest.Equality(t, []any{1}, []any{[]int{}}, now) }, 1},
+		{"Difference fails", func(t testing.TB) bool { return claimchecktest.Difference(t, []int{1}, nil, []int{2}, nil, now) }, 1},
+		{"Rational fails", func(t testing.TB) bool { return claimchecktest.Rational(t, "1", "2", now) }, 1},
+		{"RationalCanonical fails", func(t testing.TB) bool { return claimchecktest.RationalCanonical(t, "1", "2/2", now) }, 1},
+		{"Rational refuses its input", func(t testing.TB) bool { return claimchecktest.Rational(t, "1 +", "1", now) }, 1},
+		{"a pass does not stop the test", func(t testing.TB) bool { return claimchecktest.Equality(t, []int{1}, []int{1}, now) }, 0},
+		{"without FailNow a failure does not stop the test", func(t testing.TB) bool { return claimchecktest.Equality(t, []int{1}, []int{2}) }, 0},
+	}, func(t *testing.T, r row) {
+		rec := &recorder{}
+		r.check(rec)
+		if rec.failNows != r.failNows || rec.afterNow {
+			t.Errorf("FailNow called %d times (want %d), a report after it: %v", rec.failNows, r.failNows, rec.afterNow)
+		}
+		if r.failNows > 0 && len(rec.msgs) != 1 {
+			t.Errorf("%d reports before FailNow, want 1", len(rec.msgs))
+		}
+	})
+}
+
+// TestFailNowEndsTheTest runs a grading test with FailNow in a child
+// process: the failure is reported at the caller's line and nothing after
+// the call runs, as with t.Fatalf.
+func TestFailNowEndsTheTest(t *testing.T) {
+	if os.Getenv(childEnv) == "failnow" {
+		claimchecktest.Equality(t, []int{1, 2}, []int{2, 2}, claimchecktest.FailNow(), claimchecktest.Message("Q1")) // line A
+		t.Log("still running")
+		return
+	}
+	_, file, line, _ := runtime.Caller(0)
+	lineA := line - 4
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFailNowEndsTheTest$", "-test.v")
+	cmd.Env = append(os.Environ(), childEnv+"=failnow")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the child test passed:\n%s", out)
+	}
+	want := fmt.Sprintf("%s:%d: Q1: claimchecktest.Equality:", filepath.Base(file), lineA)
+	if !bytes.Contains(out, []byte(want)) {
+		t.Errorf("child output does not report at %q:\n%s", want, out)
+	}
+	if bytes.Contains(out, []byte("still running")) {
+		t.Errorf("the test went on after the failure:\n%s", out)
+	}
+	if !bytes.Contains(out, []byte("--- FAIL: TestFailNowEndsTheTest")) {
+		t.Errorf("the child test is not reported as failed:\n%s", out)
+	}
+}
+
+// TestLimitsOptions: Limits and RationalLimits change the bounds of the
+// helpers they concern, and are ignored by the others.
+func TestLimitsOptions(t *testing.T) {
+	deep := strings.Repeat("(", 100) + "1" + strings.Repeat(")", 100)
+	type row struct {
+		reason string
+		check  func(t testing.TB) bool
+		pass   bool
+	}
+	testutil.Run(t, []row{
+		{"Limits lowers MaxItems", func(t testing.TB) bool {
+			return claimchecktest.Equality(t, []int{1, 2, 3}, []int{1, 2, 3}, claimchecktest.Limits(multiset.Limits{MaxItems: 2}))
+		}, false},
+		{"Limits lowers MaxDistinct for Difference", func(t testing.TB) bool {
+			return claimchecktest.Difference(t, []int{1, 2, 3}, nil, []int{1, 2, 3}, nil, claimchecktest.Limits(multiset.Limits{MaxDistinct: 2}))
+		}, false},
+		{"a zero field of Limits keeps no cap", func(t testing.TB) bool {
+			big := make([]int, 20000)
+			return claimchecktest.Equality(t, big, big, claimchecktest.Limits(multiset.Limits{MaxDistinct: 5}))
+		}, true},
+		{"Rational's default depth refuses 100 levels", func(t testing.TB) bool { return claimchecktest.Rational(t, deep, "1") }, false},
+		{"RationalLimits raises the depth", func(t testing.TB) bool {
+			return claimchecktest.Rational(t, deep, "1", claimchecktest.RationalLimits(rational.Limits{MaxDepth: 200}))
+		}, true},
+		{"RationalLimits lowers the digits", func(t testing.TB) bool {
+			return claimchecktest.RationalCanonical(t, "1000", "1000", claimchecktest.RationalLimits(rational.Limits{MaxValueDigits: 3}))
+		}, false},
+		{"Rational ignores Limits", func(t testing.TB) bool {
+			return claimchecktest.Rational(t, "1+2", "3", claimchecktest.Limits(multiset.Limits{MaxItems: 1}))
+		}, true},
+		{"Equality ignores RationalLimits", func(t testing.TB) bool {
+			return claimchecktest.Equality(t, []int{1, 2}, []int{2, 1}, claimchecktest.RationalLimits(rational.Limits{MaxTokens: 1}))
+		}, true},
+		{"a zero Option is ignored", func(t testing.TB) bool {
+			return claimchecktest.Equality(t, []int{1}, []int{1}, claimchecktest.Option{})
+		}, true},
+	}, func(t *testing.T, r row) {
+		ok, report := run(r.check)
+		if ok != r.pass || (ok == (report != "")) {
+			t.Errorf("returned %v, reported %q; want %v", ok, report, r.pass)
+		}
+		if !ok && !strings.Contains(report, "limit_exceeded") {
+			t.Errorf("not a limit: %s", report)
+		}
+	})
 }

@@ -14,37 +14,40 @@ import (
 // in any form ("2/4" is accepted for 1/2; see [RationalCanonical]). On
 // failure it reports, with t.Errorf, the true value, the claim and their
 // difference, or, for a division by zero or an error in the expression, the
-// expression with a caret under the position; and returns false.
-func Rational(t testing.TB, expression, claimedValue string) bool {
+// expression with a caret under the position; and returns false. See
+// [Option] for what opts change ([HideReference], [RationalLimits]).
+func Rational(t testing.TB, expression, claimedValue string, opts ...Option) bool {
 	t.Helper()
-	return checkRational(t, "Rational", rational.Input{Expression: expression, ClaimedValue: claimedValue})
+	return checkRational(t, "Rational", rational.Input{Expression: expression, ClaimedValue: claimedValue}, opts)
 }
 
 // RationalCanonical is [Rational] for a claim that must also be written in
 // canonical form: "0", "n", "-n", "n/d" or "-n/d" in lowest terms with d > 1.
-func RationalCanonical(t testing.TB, expression, claimedValue string) bool {
+func RationalCanonical(t testing.TB, expression, claimedValue string, opts ...Option) bool {
 	t.Helper()
-	return checkRational(t, "RationalCanonical", rational.Input{Expression: expression, ClaimedValue: claimedValue, RequireCanonical: true})
+	return checkRational(t, "RationalCanonical", rational.Input{Expression: expression, ClaimedValue: claimedValue, RequireCanonical: true}, opts)
 }
 
-func checkRational(t testing.TB, helper string, in rational.Input) bool {
+func checkRational(t testing.TB, helper string, in rational.Input, opts []Option) bool {
 	t.Helper()
-	res, err := rational.CheckRational(in, rational.Limits{})
+	c := newConfig(opts)
+	res, err := rational.CheckRational(in, c.ratLim)
 	if err != nil {
-		t.Errorf("%s", rationalRefused(helper, in.Expression, err))
+		c.fail(t, rationalRefused(helper, in.Expression, err))
 		return false
 	}
 	if res.Valid {
 		return true
 	}
-	t.Errorf("%s", rationalReport(helper, in, res))
+	c.fail(t, rationalReport(helper, in, res, c.hide))
 	return false
 }
 
 // rationalRefused reports an input the check refuses; an error in the
-// expression shows where.
+// expression shows where. Nothing in it is the true value, so HideReference
+// changes nothing here.
 func rationalRefused(helper, expression string, err error) string {
-	s := refused(helper, err)
+	s := refused(helper, err, false)
 	var e *claimcheck.Error
 	if errors.As(err, &e) && e.Path == "/expression" && e.Position >= 0 {
 		s += "\n" + caret(expression, e.Position, 1)
@@ -52,8 +55,9 @@ func rationalRefused(helper, expression string, err error) string {
 	return s
 }
 
-// rationalReport states why a claim is rejected.
-func rationalReport(helper string, in rational.Input, res rational.Result) string {
+// rationalReport states why a claim is rejected; with hide, a wrong value
+// is reported without the true value or the difference.
+func rationalReport(helper string, in rational.Input, res rational.Result, hide bool) string {
 	d := res.FirstDiscrepancy
 	var b strings.Builder
 	fmt.Fprintf(&b, "claimchecktest.%s: ", helper)
@@ -65,6 +69,12 @@ func rationalReport(helper string, in rational.Input, res rational.Result) strin
 		b.WriteString(caret(in.Expression, d.Position, divisorSpan(in.Expression, d.Position, d.DivisorText)))
 	case res.Reason == rational.NotCanonical:
 		fmt.Fprintf(&b, "%s is the right value in the wrong form; write %s", in.ClaimedValue, d.CanonicalClaim.String())
+	case hide:
+		fmt.Fprintf(&b, "%s is not the value of the expression\n", in.ClaimedValue)
+		writeTable(&b, [][]string{
+			{"expression:", oneLine(in.Expression)},
+			{"claimed:", in.ClaimedValue},
+		}, []bool{false, false})
 	default:
 		fmt.Fprintf(&b, "the expression is not %s\n", in.ClaimedValue)
 		rows := [][]string{

@@ -7,13 +7,19 @@ import (
 
 // Server timeouts and header cap set by [NewServer]. ReadTimeout and
 // WriteTimeout leave room for a 64 MiB document on a slow link and for
-// checking it; a client that sends headers slower than ReadHeaderTimeout
-// is dropped (Slowloris).
+// checking it (the execute route sets its own read and write deadlines
+// from Options.BodyTimeout and Options.WriteTimeout, so its 408 and 503
+// answers are delivered whatever these are); a client that sends headers
+// slower than ReadHeaderTimeout is dropped (Slowloris). IdleTimeout is
+// longer than the 60 s after which common load balancers (AWS ALB, nginx's
+// upstream keepalive_timeout) drop an idle backend connection, so the
+// balancer, not the server, ends it: a server closing a connection the
+// balancer is about to reuse loses that request.
 const (
 	ReadHeaderTimeout = 10 * time.Second
 	ReadTimeout       = 60 * time.Second
 	WriteTimeout      = 60 * time.Second
-	IdleTimeout       = 120 * time.Second
+	IdleTimeout       = 75 * time.Second
 	MaxHeaderBytes    = 64 << 10
 )
 

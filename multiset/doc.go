@@ -63,9 +63,9 @@
 // A non-nil error is a *[claimcheck.Error]: an element that is not a scalar
 // or not exact (code invalid_input, with the element's JSON Pointer path,
 // such as /source/3), or an array over a [Limits] value (code
-// limit_exceeded, with the array's path and the limit's name). Arrays are
-// checked in the order the tool's document lists them, and each array's
-// max_items before its elements before its max_distinct.
+// limit_exceeded, with the array's path and the limit's name), in the order
+// of [CheckEquality] and [CheckDifference] (docs/contract.md §6 in the
+// repository).
 //
 // # Limits
 //

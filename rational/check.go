@@ -137,17 +137,17 @@ type Discrepancy struct {
 // CheckRational checks whether in.ClaimedValue is the exact value of
 // in.Expression, within lim (a zero field of lim is the field of
 // [DefaultLimits]). The first step that fails, in this order, decides the
-// answer:
+// answer (docs/contract.md §4 states each step in full):
 //
 //  1. fields: an Input has exactly the three members (package schema checks
 //     those of a JSON document);
 //  2. expression: not empty, at most MaxExpressionBytes UTF-8 bytes and
 //     valid UTF-8, an encoded surrogate being invalid;
-//  3. claimed_value: it matches -?(0|[1-9][0-9]*)(/[1-9][0-9]*)? and
+//  3. claimed value: it matches -?(0|[1-9][0-9]*)(/[1-9][0-9]*)? and
 //     neither its numerator nor its denominator has more than
 //     MaxValueDigits digits;
 //  4. require_canonical: an Input's is a bool;
-//  5. tokenise the whole expression: the first lexical error wins; a
+//  5. tokenize the whole expression: the first lexical error wins; a
 //     literal of more than MaxValueDigits digits, or a token beyond
 //     MaxTokens, is over a limit;
 //  6. parse it by the grammar: the first syntax error, or nesting deeper
@@ -173,13 +173,12 @@ type Discrepancy struct {
 // DefaultLimits only.
 func CheckRational(in Input, lim Limits) (Result, error) {
 	l := lim.norm()
-	if err := l.validateExpression(in.Expression); err != nil {
+	spans, err := rattext.Inputs(rattext.Fields{Expression: in.Expression, ClaimedValue: in.ClaimedValue},
+		l.MaxExpressionBytes, l.MaxValueDigits)
+	if err != nil {
 		return Result{}, err
 	}
-	claim, canonical, cerr := l.parseClaim(in.ClaimedValue)
-	if cerr != nil {
-		return Result{}, cerr
-	}
+	claim, canonical := claimValue(in.ClaimedValue, spans)
 	w := getWorkspace()
 	if err := l.parseInto(&w.expr, &w.tokens, in.Expression); err != nil {
 		w.release()
@@ -231,27 +230,18 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 	return r, nil
 }
 
-// validateExpression is step 2 of the check order; see rattext.Expression.
-func (l Limits) validateExpression(s string) *claimcheck.Error {
-	return rattext.Expression(s, l.MaxExpressionBytes)
-}
 
-// parseClaim is step 3 of the check order: the text check of
-// rattext.Claim, then the value. The
-// value is returned reduced ("2/4" is 1/2, "-0" is 0), with whether s is its
-// canonical form.
-func (l Limits) parseClaim(s string) (Rat, bool, *claimcheck.Error) {
-	numStart, numEnd, denStart, err := rattext.Claim(s, l.MaxValueDigits)
-	if err != nil {
-		return Rat{}, false, err
-	}
+// claimValue is the value of a claimed value that passed step 3, reduced
+// ("2/4" is 1/2, "-0" is 0), with whether s is its canonical form.
+func claimValue(s string, c rattext.ClaimSpans) (Rat, bool) {
+	numStart, numEnd, denStart := c.Num, c.NumEnd, c.Den
 	n := literal(s[numStart:numEnd])
 	if numStart > 0 {
 		n = n.neg()
 	}
 	if denStart == len(s) {
 		// Without leading zeros, an integer is canonical unless it is "-0".
-		return n, !(numStart > 0 && n.Sign() == 0), nil
+		return n, !(numStart > 0 && n.Sign() == 0)
 	}
 	// Digits without leading zeros are the canonical form of their value, so
 	// a fraction is canonical when it is reduced and its denominator is not
@@ -262,13 +252,13 @@ func (l Limits) parseClaim(s string) (Rat, bool, *claimcheck.Error) {
 	var g apd.BigInt
 	gcd(&g, &n.num, &d.num)
 	if !isOne(&g) {
-		return mul(&n, &d, true), false, nil
+		return mul(&n, &d, true), false
 	}
 	if isOne(&d.num) {
-		return n, false, nil
+		return n, false
 	}
 	n.den = d.num
-	return n, true, nil
+	return n, true
 }
 
 // ErrRejected is the error every non-nil [Result.Err] wraps:

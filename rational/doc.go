@@ -31,32 +31,16 @@
 //
 // # Check order
 //
-// A check takes the contract's ten steps; the first that fails decides the
-// answer:
-//
-//  1. fields: exactly expression, claimed_value and require_canonical,
-//     which an [Input] always has;
-//  2. expression: not empty, within the byte limit, valid UTF-8;
-//  3. claimed_value: a string -?(0|[1-9][0-9]*)(/[1-9][0-9]*)? within the
-//     digit limit;
-//  4. require_canonical: a boolean, which an Input's always is;
-//  5. tokenise the whole expression: the first lexical error, literal over
-//     the digit limit or token over the token limit wins;
-//  6. parse it: the first syntax error or nesting over the depth limit wins;
-//  7. evaluate in post-order, left operand before right: the first zero
-//     divisor gives reason [DivisionByZero], and an intermediate value over
-//     the digit limit is an error;
-//  8. value: a claim of another value gives reason [ValueMismatch];
-//  9. form: with RequireCanonical, a claim not written in canonical form
-//     gives reason [NotCanonical];
-//  10. otherwise the claim is valid.
-//
-// Steps 2, 3, 5 and 6, and the digit limit of step 7, fail with an
-// *[claimcheck.Error], the error type of every claimcheck package: Code
-// invalid_input or limit_exceeded, Path "/expression" or "/claimed_value",
-// Position (for expression errors), Limit (for limit_exceeded) and a
-// one-line Message. Steps 1 and 4 concern JSON documents, which package
-// schema reads.
+// A check takes the tool's ten steps, listed in [CheckRational]'s
+// documentation and stated in full in docs/contract.md §4 in the
+// repository: the inputs' text (steps 1 to 4), tokenising (5), parsing (6)
+// and evaluating (7) the expression, then the value (8) and the form (9) of
+// the claim. The first step that fails decides the answer. Steps 2, 3, 5
+// and 6, and the digit limit of step 7, fail with an *[claimcheck.Error],
+// the error type of every claimcheck package: Code invalid_input or
+// limit_exceeded, Path "/expression" or "/claimed_value", Position (for
+// expression errors), Limit (for limit_exceeded) and a one-line Message.
+// The others give a [Result].
 //
 // # Guarantees
 //

@@ -4,6 +4,9 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
+
+	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/rattext"
 )
 
 // This file gives the external tests (package rational_test) the parser,
@@ -20,7 +23,7 @@ func Parse(src string) (*Expr, error) { return Limits{}.Parse(src) }
 // Parse runs steps 2, 5 and 6 of the check order.
 func (l Limits) Parse(src string) (*Expr, error) {
 	l = l.norm()
-	if err := l.validateExpression(src); err != nil {
+	if err := rattext.Expression(src, l.MaxExpressionBytes); err != nil {
 		return nil, err
 	}
 	e := new(expr)
@@ -44,7 +47,7 @@ func ValidateExpression(s string) error { return Limits{}.ValidateExpression(s) 
 
 // ValidateExpression is step 2 of the check order.
 func (l Limits) ValidateExpression(s string) error {
-	if err := l.norm().validateExpression(s); err != nil {
+	if err := rattext.Expression(s, l.norm().MaxExpressionBytes); err != nil {
 		return err
 	}
 	return nil
@@ -154,4 +157,15 @@ func (e *expr) String() string {
 		}
 	}
 	return b.String()
+}
+
+// parseClaim is step 3 of the check order on s, then its value.
+func (l Limits) parseClaim(s string) (Rat, bool, *claimcheck.Error) {
+	var c rattext.ClaimSpans
+	var err *claimcheck.Error
+	if c.Num, c.NumEnd, c.Den, err = rattext.Claim(s, l.MaxValueDigits); err != nil {
+		return Rat{}, false, err
+	}
+	v, canonical := claimValue(s, c)
+	return v, canonical, nil
 }

@@ -27,7 +27,10 @@
 //  3. each value's type, in schema order;
 //  4. each array: more than max_items elements (path of the array), then its
 //     elements in index order (not a scalar, invalid UTF-8 or a lone
-//     surrogate, a number that rounds to ±Inf: path of the element).
+//     surrogate, a number that rounds to ±Inf: path of the element), then
+//     more than max_distinct distinct values (path of the array).
+//
+// docs/contract.md §6 in the repository states this order in full.
 //
 // Nesting depth is never an error and costs no recursion: an array a million
 // levels deep where a scalar belongs is answered quickly, at that element's

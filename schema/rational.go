@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsontape"
 	"github.com/claimcheck/claimcheck/internal/rattext"
@@ -25,7 +26,7 @@ func executeRational(lim rational.Limits, src string) (Output, error) {
 	// The contract checks the expression's text (step 2) before the types of
 	// claimed_value (3) and require_canonical (4), so a type error waits for
 	// the expression's check.
-	var claimTypeErr, canonTypeErr error
+	var claimTypeErr, canonTypeErr *claimcheck.Error
 	if claimNode.Kind == jsontape.String {
 		in.ClaimedValue = doc.Str(claimNode)
 	} else {
@@ -39,16 +40,11 @@ func executeRational(lim rational.Limits, src string) (Output, error) {
 		canonTypeErr = errs.Invalid("/require_canonical", "require_canonical must be a boolean, not "+canonNode.Kind.Noun())
 	}
 	if claimTypeErr != nil || canonTypeErr != nil {
-		if err := rattext.Expression(in.Expression, lim.MaxExpressionBytes); err != nil {
-			return Output{}, err
-		}
-		if claimTypeErr != nil {
-			return Output{}, claimTypeErr
-		}
-		if _, _, _, err := rattext.Claim(in.ClaimedValue, lim.MaxValueDigits); err != nil {
-			return Output{}, err
-		}
-		return Output{}, canonTypeErr
+		// Steps 2 to 4 in their order, as CheckRational runs them; one of
+		// them fails.
+		_, err := rattext.Inputs(rattext.Fields{Expression: in.Expression, ClaimedValue: in.ClaimedValue,
+			ClaimType: claimTypeErr, CanonicalType: canonTypeErr}, lim.MaxExpressionBytes, lim.MaxValueDigits)
+		return Output{}, err
 	}
 	res, err := rational.CheckRational(in, lim)
 	if err != nil {

@@ -13,13 +13,14 @@ import (
 	"github.com/claimcheck/claimcheck/schema"
 )
 
-const batchSynopsis = "claimcheck batch [-exit-code] [-j N] [-max-line-bytes N] TOOL_ID [FILE]"
+const batchSynopsis = "claimcheck batch [-exit-code] [-summary] [-j N] [-max-line-bytes N] TOOL_ID [FILE]"
 
 func batchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("batch", flag.ContinueOnError)
 	invalidExit := fs.Bool("exit-code", false, "exit 4 when every line got an output document and a verdict is \"valid\":false")
 	workers := fs.Int("j", runtime.NumCPU(), "check up to `N` lines in parallel")
 	maxLine := fs.Int64("max-line-bytes", defaultMaxBytes, "refuse a line of more `bytes` (not counting its line ending) with limit_exceeded")
+	summarize := fs.Bool("summary", false, "at the end, write to stderr the count of lines by verdict, by reason and by error code, each with its first line")
 	pos, code, ok := parseFlags(fs, args, stdout, stderr, batchSynopsis)
 	if !ok {
 		return code
@@ -54,7 +55,9 @@ func batchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer closeFn()
-	return batch(batchConfig{tool: t, workers: *workers, maxLine: *maxLine, invalidExit: *invalidExit}, r, name, stdout, stderr)
+	cfg := batchConfig{tool: t, workers: *workers, maxLine: *maxLine, invalidExit: *invalidExit, summary: *summarize}
+	cfg.progress = startProgress(stderr, r)
+	return batch(cfg, r, name, stdout, stderr)
 }
 
 type batchConfig struct {
@@ -62,6 +65,10 @@ type batchConfig struct {
 	workers     int
 	maxLine     int64 // bytes of a line, not counting "\n" or "\r\n"
 	invalidExit bool  // -exit-code: a false verdict exits 4
+	summary     bool  // -summary: count the lines' classes, report them at the end
+	// progress, when stderr is a terminal, shows the lines answered; batch
+	// ends it before it writes anything else to stderr.
+	progress *progress
 }
 
 // blankLine is the error document of a line that is empty or only JSON
@@ -88,8 +95,12 @@ type chunk struct {
 	lines   []lineRef
 	out     []byte // one document and "\n" per line, in order
 	worst   outcome
-	reports []string      // internal errors, for stderr
-	done    chan struct{} // capacity 1: the worker's signal that out is ready
+	reports []string    // internal errors, for stderr
+	classes []lineClass // with -summary: each line's
+	// consumed is how many bytes of the input the reader had used up when
+	// the chunk was complete, for the progress line.
+	consumed int64
+	done     chan struct{} // capacity 1: the worker's signal that out is ready
 }
 
 type lineRef struct {
@@ -134,21 +145,24 @@ func batch(cfg batchConfig, r io.Reader, name string, w, stderr io.Writer) int {
 	for range cfg.workers {
 		wg.Go(func() {
 			for c := range work {
-				c.out, c.worst, c.reports = c.out[:0], gotValid, c.reports[:0]
+				c.out, c.worst, c.reports, c.classes = c.out[:0], gotValid, c.reports[:0], c.classes[:0]
 				for _, l := range c.lines {
 					line := c.in[l.start:l.end]
 					var o outcome
-					var report string
+					var detail, report string
 					switch {
 					case l.over:
-						c.out, o = append(c.out, tooLong...), gotError
+						c.out, o, detail = append(c.out, tooLong...), gotError, string(claimcheck.LimitExceeded)
 					case isBlank(line):
-						c.out, o = append(c.out, blank...), gotError
+						c.out, o, detail = append(c.out, blank...), gotError, string(claimcheck.InvalidInput)
 					default:
-						c.out, o, report = answer(c.out, cfg.tool, line)
+						c.out, o, detail, report = answer(c.out, cfg.tool, line)
 						c.out = append(c.out, '\n')
 					}
 					c.worst = max(c.worst, o)
+					if cfg.summary {
+						c.classes = append(c.classes, classOf(o, detail))
+					}
 					if report != "" {
 						c.reports = append(c.reports, fmt.Sprintf("claimcheck: internal error on %s line %d: %s", name, l.num, report))
 					}
@@ -167,6 +181,10 @@ func batch(cfg batchConfig, r io.Reader, name string, w, stderr io.Writer) int {
 		}
 	}
 	worst := gotValid
+	var sum *summary
+	if cfg.summary {
+		sum = newSummary()
+	}
 	flush := func() {
 		if werr == nil {
 			if err := bw.Flush(); err != nil {
@@ -202,6 +220,12 @@ func batch(cfg batchConfig, r io.Reader, name string, w, stderr io.Writer) int {
 			for _, rep := range c.reports {
 				io.WriteString(stderr, rep)
 			}
+			if sum != nil {
+				for k, l := range c.lines {
+					sum.add(l.num, c.classes[k])
+				}
+			}
+			cfg.progress.answered(len(c.lines), c.consumed)
 		}
 		if cap(c.in) > keepBytes {
 			c.in = nil
@@ -213,6 +237,10 @@ func batch(cfg batchConfig, r io.Reader, name string, w, stderr io.Writer) int {
 	}
 	wg.Wait()
 	flush()
+	cfg.progress.end()
+	if sum != nil {
+		sum.write(stderr, name)
+	}
 	switch {
 	case werr != nil:
 		fmt.Fprintf(stderr, "claimcheck: writing the answers: %v\n", werr)
@@ -228,7 +256,8 @@ func batch(cfg batchConfig, r io.Reader, name string, w, stderr io.Writer) int {
 // each non-empty chunk to send. It stops at the end of r, at a read error
 // (returned, after the lines before it are sent), or when quit is closed.
 func readChunks(r io.Reader, maxLine int64, free <-chan *chunk, quit <-chan struct{}, send func(*chunk)) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	cr := &countingReader{r: r}
+	br := bufio.NewReaderSize(cr, 64<<10)
 	var c *chunk
 	var num int64
 	for {
@@ -253,6 +282,7 @@ func readChunks(r io.Reader, maxLine int64, free <-chan *chunk, quit <-chan stru
 		}
 		end := k == lineEOF || err != nil
 		if len(c.lines) > 0 && (end || len(c.lines) >= chunkLines || len(c.in) >= chunkBytes || br.Buffered() == 0) {
+			c.consumed = cr.n - int64(br.Buffered())
 			send(c)
 			c = nil
 		}
@@ -329,4 +359,16 @@ func isBlank(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }

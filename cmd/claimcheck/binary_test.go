@@ -49,6 +49,12 @@ func TestBinary(t *testing.T) {
 	t.Run("openapi", func(t *testing.T) { t.Parallel(); testOpenAPICommand(t, bin) })
 	t.Run("serve operations", func(t *testing.T) { t.Parallel(); testServeOperations(t, bin) })
 	t.Run("serve -base-path", func(t *testing.T) { t.Parallel(); testServeBasePath(t, bin) })
+	t.Run("serve shutdown loses nothing", func(t *testing.T) { t.Parallel(); testServeShutdown(t, bin) })
+	t.Run("serve connection limit", func(t *testing.T) { t.Parallel(); testServeConnLimit(t, bin) })
+	t.Run("serve TLS and h2c", func(t *testing.T) { t.Parallel(); testServeHTTP2(t, bin) })
+	t.Run("serve flags", func(t *testing.T) { t.Parallel(); testServeFlags(t, bin) })
+	t.Run("progress on a terminal", func(t *testing.T) { t.Parallel(); testProgressTerminal(t, bin) })
+	t.Run("no progress off a terminal", func(t *testing.T) { t.Parallel(); testNoProgressOffTerminal(t, bin) })
 }
 
 // testServeBasePath: "serve -base-path /api" serves everything under /api/
@@ -241,7 +247,13 @@ type serveProcess struct {
 // was stopped.
 func startServe(t *testing.T, bin string, args ...string) *serveProcess {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0"}, args...)...)
+	return startServeCommand(t, exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0"}, args...)...))
+}
+
+// startServeCommand is startServe with the command given (another wrapper
+// around the binary, such as prlimit).
+func startServeCommand(t *testing.T, cmd *exec.Cmd) *serveProcess {
+	t.Helper()
 	// An io.Pipe, not StderrPipe: Wait then waits for the copy to finish
 	// instead of racing the reads.
 	stderr, pw := io.Pipe()
@@ -258,7 +270,7 @@ func startServe(t *testing.T, bin string, args ...string) *serveProcess {
 			break
 		}
 	}
-	if !strings.HasPrefix(p.base, "http://127.0.0.1:") {
+	if !strings.HasPrefix(p.base, "http://127.0.0.1:") && !strings.HasPrefix(p.base, "https://127.0.0.1:") {
 		t.Fatalf("no listening address on stderr (got %q)", p.base)
 	}
 	go func() { b, _ := io.ReadAll(stderr); p.rest <- b }()

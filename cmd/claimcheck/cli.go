@@ -13,16 +13,50 @@ import (
 )
 
 // Exit codes of every command. When several apply, the first of exitUsage,
-// exitInternal, exitDocError and exitInvalid in that order is returned: the
-// code says the worst thing that happened, and an input that got no verdict
-// (1) is worse than a verdict of false (4).
+// exitInternal, exitDocError and exitInvalid in that order is returned
+// (exitPrecedence): the code says the worst thing that happened, and an
+// input that got no verdict (1) is worse than a verdict of false (4).
+//
+// exitCodes is the one statement of what each means: the usage text is
+// made from it, and a test keeps the README's table and the package
+// documentation's list equal to it.
 const (
-	exitOK       = 0 // an output document (run), or one for every line (batch)
-	exitDocError = 1 // an error document was written (run, batch)
-	exitUsage    = 2 // usage or I/O error; a message is on stderr, no document
-	exitInternal = 3 // a tool panicked (a bug); internal_error document, stack on stderr
-	exitInvalid  = 4 // with -exit-code: only output documents, and a verdict is false
+	exitOK       = 0
+	exitDocError = 1
+	exitUsage    = 2
+	exitInternal = 3
+	exitInvalid  = 4
 )
+
+var exitPrecedence = []int{exitUsage, exitInternal, exitDocError, exitInvalid}
+
+var exitCodes = []struct {
+	code int
+	text string
+}{
+	{exitOK, `every input got an output document, whatever its verdict (with -exit-code: and every verdict is "valid":true)`},
+	{exitDocError, `an error document was written (run: the document's; batch: any line's); run answers an unknown tool with an unknown_tool error document and lists the tools on stderr`},
+	{exitUsage, `usage or I/O error, message on stderr; batch treats an unknown tool as one; serve: could not listen, serve or shut down`},
+	{exitInternal, `internal error (a bug): a tool panicked; its document is an internal_error error document and the panic is on stderr`},
+	{exitInvalid, `run -exit-code, batch -exit-code: every input got an output document and some verdict is "valid":false`},
+}
+
+// exitCodesText is the usage text's list of exit codes.
+func exitCodesText() string {
+	var b strings.Builder
+	b.WriteString("\nExit codes (when several apply, the first of")
+	for i, c := range exitPrecedence {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " %d", c)
+	}
+	b.WriteString(" is returned):\n")
+	for _, c := range exitCodes {
+		wrap(&b, c.text, fmt.Sprintf("  %d  ", c.code), "     ")
+	}
+	return b.String()
+}
 
 const defaultMaxBytes = 64 << 20
 
@@ -50,7 +84,12 @@ document. A blank line (empty or only JSON whitespace) gets
 invalid_input at path "" (it holds no JSON value); a line longer than
 -max-line-bytes (not counting "\n" or "\r\n") gets limit_exceeded,
 limit max_document_bytes. Lines are checked in parallel (-j, default
-the number of CPUs).`, batchCmd},
+the number of CPUs). -summary writes to stderr, at the end, the count
+of lines by verdict, by reason and by error code, each with its first
+line number. When stderr is a terminal, a progress line there shows the
+lines done and lines/s (and, for a regular file, the percentage read and
+the time left), a few times a second at most; it is erased at the end.
+Output lines are the same with or without either.`, batchCmd},
 		{"serve", serveSynopsis, `Serve the HTTP API, the playground page at /, MCP at /mcp,
 /openapi.json, /healthz, /readyz and /metrics until SIGINT or SIGTERM.
 Prints "listening on http://ADDR" on stderr; -addr 127.0.0.1:0 picks a
@@ -70,21 +109,6 @@ input document, limits and examples.`, helpCmd},
 	}
 }
 
-const usageTail = `
-Exit codes (when several apply, the first of 2, 3, 1, 4 is returned):
-  0  every input got an output document, whatever its verdict
-     (with -exit-code: and every verdict is "valid":true)
-  1  an error document was written (run: the document's; batch: any
-     line's); run also answers an unknown tool with an unknown_tool
-     error document
-  2  usage or I/O error, message on stderr; batch treats an unknown tool
-     as a usage error; serve: could not listen, serve or shut down
-  3  internal error (a bug): a tool panicked; its document is an
-     internal_error error document and the panic is on stderr
-  4  run -exit-code, batch -exit-code: every input got an output
-     document and some verdict is "valid":false
-`
-
 func printUsage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString("Usage:\n")
@@ -97,7 +121,7 @@ func printUsage(w io.Writer) {
 	}
 	b.WriteString("\n")
 	writeToolIDs(&b)
-	b.WriteString(usageTail)
+	b.WriteString(exitCodesText())
 	io.WriteString(w, b.String())
 }
 

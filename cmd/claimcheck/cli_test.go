@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -188,7 +189,7 @@ func TestAnswerOutcome(t *testing.T) {
 			if err := json.Unmarshal(ex.Output, &want); err != nil {
 				t.Fatal(err)
 			}
-			_, o, _ := answer(nil, tool, ex.Input)
+			_, o, _, _ := answer(nil, tool, ex.Input)
 			if o != map[bool]outcome{true: gotValid, false: gotInvalid}[want.Valid] {
 				t.Errorf("%s example %s: outcome %d", tool.ID, ex.Input, o)
 			}
@@ -199,7 +200,7 @@ func TestAnswerOutcome(t *testing.T) {
 // TestAnswerPanic: a tool that panics gives an internal_error document and
 // a report with the stack.
 func TestAnswerPanic(t *testing.T) {
-	doc, o, report := answer([]byte("x"), nil, []byte("{}"))
+	doc, o, _, report := answer([]byte("x"), nil, []byte("{}"))
 	if o != gotInternal || !bytes.HasPrefix(doc, []byte(`x{"error":{"code":"internal_error","path":""`)) || !strings.Contains(report, "goroutine") {
 		t.Fatalf("outcome %d, doc %s, report %q", o, doc, report)
 	}
@@ -406,5 +407,34 @@ func TestDocBlankLine(t *testing.T) {
 	}
 	if want := "//\t" + string(blankLine().AppendJSON(nil)) + "\n"; !strings.Contains(string(src), want) {
 		t.Errorf("main.go does not show %q", want)
+	}
+}
+
+// TestExitCodeDocs: the exit codes are stated once, in exitCodes; the
+// README's table holds the same rows, the precedence of the usage text is
+// the one exitCode applies, and every code is listed once.
+func TestExitCodeDocs(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]bool{}
+	for _, c := range exitCodes {
+		if seen[c.code] {
+			t.Errorf("exit code %d listed twice", c.code)
+		}
+		seen[c.code] = true
+		if row := fmt.Sprintf("| %d | %s |\n", c.code, c.text); !strings.Contains(string(readme), row) {
+			t.Errorf("README.md lacks the row %q", row)
+		}
+	}
+	for _, c := range []int{exitOK, exitDocError, exitUsage, exitInternal, exitInvalid} {
+		if !seen[c] {
+			t.Errorf("exit code %d is not in exitCodes", c)
+		}
+	}
+	// exitCode's order of outcomes, worst first, is the precedence stated.
+	if got := []int{exitCode(gotInternal, true), exitCode(gotError, true), exitCode(gotInvalid, true)}; fmt.Sprint(got) != fmt.Sprint(exitPrecedence[1:]) {
+		t.Errorf("exitCode gives %v for internal, error, invalid; the usage text states %v", got, exitPrecedence[1:])
 	}
 }

@@ -24,22 +24,36 @@
 // limit_exceeded with limit max_document_bytes, as run does for a document
 // over -max-document-bytes.
 //
+// # Large batches
+//
+// batch -summary writes to stderr, after the last answer, the lines by
+// verdict, by reason and by error code, with the first line of each:
+//
+//	claimcheck: summary of answers.jsonl: 7 lines
+//	  verdict           lines  first line
+//	    valid               2           1
+//	    invalid             2           2
+//	    error               3           3
+//	  reason            lines  first line
+//	    claim_mismatch      2           2
+//	  error code        lines  first line
+//	    invalid_input       2           3
+//	    limit_exceeded      1           6
+//
+// When stderr is a terminal, batch also keeps a progress line there,
+// rewritten in place at most four times a second and erased at the end:
+// lines done and lines/s, and for a regular file (FILE, or stdin
+// redirected from one) the percentage read and the time left. It is never
+// written when stderr is not a terminal (a pipe, a file, /dev/null), and
+// stdout is the same either way.
+//
 // # Exit codes
 //
-//	0  every input got an output document, whatever its verdict
-//	   (with -exit-code: and every verdict is "valid":true)
-//	1  an error document was written (run: the document's; batch: any line's)
-//	2  usage or I/O error; a message on stderr
-//	3  internal error (a bug): a tool panicked; an internal_error document
-//	4  with -exit-code: every input got an output document and some
-//	   verdict is "valid":false
-//
-// With -exit-code, run and batch tell a grader by their status alone
-// whether every claim held, as "git diff --exit-code" tells whether there
-// were differences. When several codes apply the first of 2, 3, 1, 4 is
-// returned: the status names the worst thing that happened, and an input
-// that got no verdict at all (1) is worse than a verdict of false (4), so
-// 4 means every input was checked.
+// "claimcheck help" lists the exit codes, 0 to 4, and which wins when
+// several apply. With -exit-code, run and batch tell a grader by their
+// status alone whether every claim held, as "git diff --exit-code" tells
+// whether there were differences: 0 every claim held, 4 every input was
+// checked and some claim is false, 1 some input got no verdict.
 //
 // An unknown tool is an unknown_tool error document for run (exit 1, the
 // tools that exist on stderr) and a usage error for batch (exit 2).

@@ -42,13 +42,15 @@ func exitCode(o outcome, invalidExit bool) int {
 }
 
 // answer appends the document for input (output or error document, no
-// newline) to dst. A panic in the tool is recovered into an internal_error
+// newline) to dst, and says what it is: its outcome, and the reason of an
+// invalid verdict or the code of an error document (detail), as Execute
+// hands them back. A panic in the tool is recovered into an internal_error
 // document and described, with its stack, in report.
-func answer(dst []byte, t *schema.Tool, input []byte) (out []byte, o outcome, report string) {
+func answer(dst []byte, t *schema.Tool, input []byte) (out []byte, o outcome, detail, report string) {
 	defer func() {
 		if v := recover(); v != nil {
 			e := errs.Coded(codeInternal, "internal error: the tool panicked")
-			out, o, report = e.AppendJSON(dst), gotInternal, fmt.Sprintf("panic: %v\n%s", v, debug.Stack())
+			out, o, detail, report = e.AppendJSON(dst), gotInternal, string(codeInternal), fmt.Sprintf("panic: %v\n%s", v, debug.Stack())
 		}
 	}()
 	res, err := t.Execute(input)
@@ -57,7 +59,7 @@ func answer(dst []byte, t *schema.Tool, input []byte) (out []byte, o outcome, re
 		if res.Valid {
 			o = gotValid
 		}
-		return append(dst, res.Doc...), o, ""
+		return append(dst, res.Doc...), o, res.Reason, ""
 	}
 	var e *claimcheck.Error
 	if !errors.As(err, &e) {
@@ -65,7 +67,7 @@ func answer(dst []byte, t *schema.Tool, input []byte) (out []byte, o outcome, re
 		// is a bug, reported the same way as a panic.
 		panic(fmt.Sprintf("%s returned %T, not *claimcheck.Error: %v", t.ID, err, err))
 	}
-	return e.AppendJSON(dst), gotError, ""
+	return e.AppendJSON(dst), gotError, string(e.Code), ""
 }
 
 // codeInternal is the code of the document a line gets when its tool
@@ -121,7 +123,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if int64(len(input)) > *maxBytes {
 		return writeDoc(stdout, stderr, tooLarge("the document", *maxBytes).AppendJSON(nil), exitDocError)
 	}
-	doc, o, report := answer(make([]byte, 0, 256), t, input)
+	doc, o, _, report := answer(make([]byte, 0, 256), t, input)
 	if o == gotInternal {
 		fmt.Fprintf(stderr, "claimcheck: internal error checking %s: %s", name, report)
 	}

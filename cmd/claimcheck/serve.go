@@ -12,10 +12,12 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/claimcheck/claimcheck/httpapi"
+	"github.com/claimcheck/claimcheck/internal/connlimit"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/mcpserver"
@@ -23,31 +25,86 @@ import (
 )
 
 const serveSynopsis = "claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes N] [-max-concurrent N] [-max-buffered-bytes N] " +
-	"[-body-timeout D] [-body-idle-timeout D] [-base-path /PREFIX] [-access-log] [-shutdown-delay D] [-shutdown-timeout D]"
+	"[-max-connections N] [-body-timeout D] [-body-idle-timeout D] [-write-timeout D] [-base-path /PREFIX] [-access-log] " +
+	"[-shutdown-delay D] [-shutdown-timeout D] [-tls-cert FILE -tls-key FILE] [-h2c]"
+
+// serveConfig is what serve needs besides the service's options.
+type serveConfig struct {
+	addr             string
+	maxConns         int
+	delay, grace     time.Duration
+	tlsCert, tlsKey  string
+	h2c              bool
+	idleGrace        time.Duration // how long Drain lets an idle connection be
+	secondSignalExit func(int)     // os.Exit, replaceable in tests
+}
 
 func serveCmd(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `host:port` (port 0: any free port)")
-	maxBody := fs.Int64("max-body-bytes", httpapi.DefaultMaxBodyBytes, "refuse a body of more `bytes` with 413")
+	maxBody := fs.Int64("max-body-bytes", httpapi.DefaultMaxBodyBytes, "refuse a body of more `bytes` (decompressed) with 413")
 	maxConc := fs.Int("max-concurrent", 0, "check at most `N` documents at once (0: 2 × GOMAXPROCS); others wait")
-	maxBuf := fs.Int64("max-buffered-bytes", 0, "hold at most `bytes` of request bodies in memory (0: 2 × max-concurrent × max-body-bytes)")
+	maxBuf := fs.Int64("max-buffered-bytes", 0, "hold at most `bytes` of request bodies in memory (0: 2 × max-concurrent × max-body-bytes); a body that does not fit gets 503 at once")
+	maxConns := fs.Int("max-connections", 0, "hold at most `N` connections open, closing the longest idle one for a new one (0: from the file-descriptor limit)")
 	bodyTimeout := fs.Duration("body-timeout", httpapi.DefaultBodyTimeout, "answer 408 to a body not in after this long")
-	idleTimeout := fs.Duration("body-idle-timeout", httpapi.DefaultBodyIdleTimeout, "answer 408 to a body that stalls this long")
+	idleTimeout := fs.Duration("body-idle-timeout", httpapi.DefaultBodyIdleTimeout, "answer 408 to a body that stalls this long (at most -body-timeout)")
+	writeTimeout := fs.Duration("write-timeout", httpapi.DefaultWriteTimeout, "time to check and answer once a body is in (half of it at most waiting for a turn, then 503)")
 	basePath := fs.String("base-path", "", "serve everything under this `path` prefix (such as /api), advertising URLs with it")
 	accessLog := fs.Bool("access-log", false, "write one JSON record per request to stderr")
-	delay := fs.Duration("shutdown-delay", 0, "on SIGINT or SIGTERM, answer /readyz 503 and go on serving this long before shutting down")
-	grace := fs.Duration("shutdown-timeout", 10*time.Second, "then wait this long for requests in flight")
+	delay := fs.Duration("shutdown-delay", 0, "on SIGINT or SIGTERM, answer /readyz 503 and go on serving this long (with Connection: close) before shutting down")
+	grace := fs.Duration("shutdown-timeout", 0, "then wait this long for the requests in flight to finish (0: the longest a request can take; less is refused)")
+	tlsCert := fs.String("tls-cert", "", "serve HTTPS (and HTTP/2) with the certificate chain in `file` (PEM); needs -tls-key")
+	tlsKey := fs.String("tls-key", "", "the private key of -tls-cert, in `file` (PEM)")
+	h2c := fs.Bool("h2c", false, "also accept HTTP/2 without TLS (prior knowledge), for load balancers that speak it to backends")
 	pos, code, ok := parseFlags(fs, args, os.Stdout, stderr, serveSynopsis)
 	if !ok {
 		return code
 	}
-	if len(pos) != 0 {
-		fmt.Fprintf(stderr, "claimcheck: serve takes no arguments\nUsage: %s\n", serveSynopsis)
+	usage := func(msg string) int {
+		fmt.Fprintf(stderr, "claimcheck: %s\nUsage: %s\n", msg, serveSynopsis)
 		return exitUsage
 	}
+	if len(pos) != 0 {
+		return usage("serve takes no arguments")
+	}
 	if *maxBody <= 0 {
-		fmt.Fprintln(stderr, "claimcheck: -max-body-bytes must be positive")
-		return exitUsage
+		return usage("-max-body-bytes must be positive")
+	}
+	if (*tlsCert == "") != (*tlsKey == "") {
+		return usage("-tls-cert and -tls-key go together")
+	}
+	if *tlsCert != "" && *h2c {
+		return usage("-h2c is for cleartext; with -tls-cert HTTP/2 is on already")
+	}
+	if *delay < 0 || *grace < 0 || *maxConns < 0 {
+		return usage("-shutdown-delay, -shutdown-timeout and -max-connections must not be negative")
+	}
+	// Zero or negative timeouts mean the defaults, as in httpapi.Options.
+	bt, it, wt := *bodyTimeout, *idleTimeout, *writeTimeout
+	if bt <= 0 {
+		bt = httpapi.DefaultBodyTimeout
+	}
+	if it <= 0 {
+		it = httpapi.DefaultBodyIdleTimeout
+	}
+	if wt <= 0 {
+		wt = httpapi.DefaultWriteTimeout
+	}
+	if it > bt {
+		return usage(fmt.Sprintf("-body-idle-timeout %v is longer than -body-timeout %v", it, bt))
+	}
+	// The longest a request can take from its first byte: its headers, its
+	// body, a wait for a turn and the check and answer; and a second for
+	// net/http to close the connection after it.
+	lifetime := httpapi.ReadHeaderTimeout + bt + wt*3/2 + time.Second
+	if *grace == 0 {
+		*grace = lifetime
+	} else if *grace < lifetime {
+		return usage(fmt.Sprintf("-shutdown-timeout %v is shorter than the longest a request can take, %v "+
+			"(header timeout %v + -body-timeout + 1.5 × -write-timeout + 1s): requests in flight would be cut off", *grace, lifetime, httpapi.ReadHeaderTimeout))
+	}
+	if *maxConns == 0 {
+		*maxConns = defaultMaxConnections()
 	}
 	if p := *basePath; p != "" && (p[0] != '/' || strings.TrimRight(p, "/") == "") {
 		fmt.Fprintln(stderr, "claimcheck: -base-path must be a path starting with / (such as /api)")
@@ -56,58 +113,114 @@ func serveCmd(args []string, stderr io.Writer) int {
 	opts := service.Options{
 		BasePath: strings.TrimRight(*basePath, "/"),
 		API: httpapi.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc, MaxBufferedBytes: *maxBuf,
-			BodyTimeout: *bodyTimeout, BodyIdleTimeout: *idleTimeout},
+			BodyTimeout: bt, BodyIdleTimeout: it, WriteTimeout: wt},
 		// /mcp: the same flags; its body cap is -max-body-bytes plus the
 		// JSON-RPC envelope (mcpserver.EnvelopeBytes).
 		MCP: mcpserver.Options{Version: moduleVersion(), MaxDocumentBytes: *maxBody, MaxConcurrent: *maxConc, MaxBufferedBytes: *maxBuf,
-			BodyTimeout: *bodyTimeout, BodyIdleTimeout: *idleTimeout},
+			BodyTimeout: bt, BodyIdleTimeout: it, WriteTimeout: wt},
 	}
 	if *accessLog {
 		opts.AccessLog = slog.New(slog.NewJSONHandler(stderr, nil))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serve(ctx, *addr, opts, *delay, *grace, stderr)
+	return serve(ctx, opts, serveConfig{addr: *addr, maxConns: *maxConns, delay: *delay, grace: *grace,
+		tlsCert: *tlsCert, tlsKey: *tlsKey, h2c: *h2c, idleGrace: time.Second, secondSignalExit: os.Exit}, stderr)
 }
 
-// serve listens on addr and serves the service until ctx is done, then
-// marks it not ready (/readyz answers 503), serves on for delay (so that a
-// load balancer sees it and stops sending requests), and shuts down
-// gracefully, waiting at most grace for the requests in flight. It
-// prints "claimcheck: listening on http://ADDR" with the real address (so
-// port 0 can be found) on stderr. It returns 0 after a clean shutdown and 2
-// (an I/O error) when it cannot listen or serving or the shutdown fails.
-func serve(ctx context.Context, addr string, opts service.Options, delay, grace time.Duration, stderr io.Writer) int {
+// serve listens on cfg.addr and serves the service until ctx is done, then
+// shuts down without losing a request:
+//
+//  1. /readyz answers 503 and every response carries Connection: close, for
+//     cfg.delay (so a load balancer stops sending, and each client's
+//     connection ends after its current request);
+//  2. the listener is closed: no new connection is accepted;
+//  3. every connection finishes its current request and closes; one that
+//     stays idle for a second is closed (net/http's Shutdown alone would
+//     close an idle connection even when a request is on its way on it);
+//  4. the server shuts down.
+//
+// Steps 3 and 4 take at most cfg.grace. A second SIGINT or SIGTERM exits at
+// once with status 2. It prints "claimcheck: listening on http://ADDR" (or
+// https://) with the real address (so port 0 can be found) on stderr. It
+// returns 0 after a complete shutdown and 2 (an I/O error) when it cannot
+// listen, serving fails, or connections were still open after cfg.grace.
+func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	opts.API.Logger, opts.MCP.Logger = log, log
-	ln, err := net.Listen("tcp", addr)
+	inner, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
 		return exitUsage
 	}
+	ln := connlimit.New(inner, cfg.maxConns)
 	svc := service.New(opts)
-	srv := httpapi.NewServer(addr, mount(opts.BasePath, svc))
+	var draining atomic.Bool
+	// The service, page included, under the base path if any.
+	h := mount(opts.BasePath, svc)
+	srv := httpapi.NewServer(cfg.addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if draining.Load() {
+			// HTTP/1.1 closes after this response; HTTP/2 sends GOAWAY.
+			w.Header().Set("Connection", "close")
+		}
+		h.ServeHTTP(w, r)
+	}))
 	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
-	fmt.Fprintf(stderr, "claimcheck: listening on http://%s\n", ln.Addr())
+	srv.ConnState = ln.ConnState
+	scheme := "http"
+	if cfg.tlsCert != "" {
+		scheme = "https"
+	}
+	if cfg.h2c {
+		var p http.Protocols
+		p.SetHTTP1(true)
+		p.SetUnencryptedHTTP2(true)
+		srv.Protocols = &p
+	}
+	fmt.Fprintf(stderr, "claimcheck: listening on %s://%s\n", scheme, ln.Addr())
 
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() {
+		if cfg.tlsCert != "" {
+			served <- srv.ServeTLS(ln, cfg.tlsCert, cfg.tlsKey)
+		} else {
+			served <- srv.Serve(ln)
+		}
+	}()
 	select {
 	case err := <-served:
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
 		return exitUsage
 	case <-ctx.Done():
 	}
-	fmt.Fprintln(stderr, "claimcheck: shutting down")
+	// From here a second signal exits at once.
+	again := make(chan os.Signal, 1)
+	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(again)
+	go func() {
+		if _, ok := <-again; ok {
+			fmt.Fprintln(stderr, "claimcheck: second signal: exiting at once")
+			cfg.secondSignalExit(exitUsage)
+		}
+	}()
+	fmt.Fprintf(stderr, "claimcheck: shutting down: %v of Connection: close, then at most %v for %d open connections\n",
+		cfg.delay, cfg.grace, ln.Open())
 	svc.BeginShutdown()
-	time.Sleep(delay)
-	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	draining.Store(true)
+	time.Sleep(cfg.delay)
+	ln.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.grace)
 	defer cancel()
+	if err := ln.Drain(sctx, cfg.idleGrace); err != nil {
+		fmt.Fprintf(stderr, "claimcheck: shutdown: %d connections still open after %v; closing them\n", ln.Open(), cfg.grace)
+		srv.Close()
+		return exitUsage
+	}
 	if err := srv.Shutdown(sctx); err != nil {
 		fmt.Fprintf(stderr, "claimcheck: shutdown: %v\n", err)
 		return exitUsage
 	}
-	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, net.ErrClosed) {
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
 		return exitUsage
 	}

@@ -16,13 +16,11 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/claimcheck/claimcheck"
@@ -145,25 +143,16 @@ func Check(t testing.TB, c Case, output []byte, err error) {
 	}
 }
 
-// CheckError compares err with the case's expected error.
+// CheckError compares err with the case's expected error (see
+// ExpectError).
 func CheckError(t testing.TB, c Case, err error) {
 	t.Helper()
-	var e *claimcheck.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("error %T (%v) is not an *claimcheck.Error", err, err)
-	}
 	w := c.Error
 	wantPos := claimcheck.NoPosition
 	if w.Position != nil {
 		wantPos = *w.Position
 	}
-	if string(e.Code) != w.Code || e.Path != w.Path || e.Position != wantPos || e.Limit != w.Limit {
-		t.Fatalf("input %q:\ngot  code=%s path=%q position=%d limit=%q (%s)\nwant code=%s path=%q position=%d limit=%q",
-			trunc(c.Input), e.Code, e.Path, e.Position, e.Limit, e.Message, w.Code, w.Path, wantPos, w.Limit)
-	}
-	if e.Message == "" || strings.ContainsRune(e.Message, '\n') {
-		t.Fatalf("message %q: want one non-empty line", e.Message)
-	}
+	ExpectError(t, err, Expected{Code: claimcheck.Code(w.Code), Path: w.Path, Position: wantPos, Limit: w.Limit})
 }
 
 // ParseErrorDoc decodes an error document, {"error":{code, path, position,

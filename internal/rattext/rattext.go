@@ -1,13 +1,19 @@
-// Package rattext checks the text of the rational tool's two string inputs,
-// steps 2 and 3 of its check order (docs/contract.md §4): the expression's
-// length and encoding, and the claimed value's form and digit count. Package
-// rational runs them as part of a check; package schema runs them too, to
-// report a wrong JSON type of claimed_value or require_canonical only after
-// the expression's text has passed, as the check order requires.
+// Package rattext runs steps 2 to 4 of the rational tool's check order
+// (docs/contract.md §4), the checks of its inputs before the expression is
+// tokenised: the expression's length and encoding, the claimed value's type,
+// form and digit count, and require_canonical's type. [Inputs] is the one
+// place they run in that order: package rational calls it for every check,
+// and package schema calls it when a JSON document gives claimed_value or
+// require_canonical a wrong type, which is reported only once the
+// expression's text has passed. (Step 1, the document's members, is
+// schema's: a Go caller's input is a struct.)
 package rattext
 
 import (
+	"math/big"
 	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck"
@@ -18,6 +24,41 @@ const (
 	pathExpression = "/expression"
 	pathClaim      = "/claimed_value"
 )
+
+// Fields are the rational tool's inputs as read: the expression's text, the
+// claimed value's, and the errors of a claimed_value that is not a string
+// and of a require_canonical that is not a boolean (nil when they have the
+// right type, as a Go caller's always do).
+type Fields struct {
+	Expression, ClaimedValue string
+	ClaimType, CanonicalType *claimcheck.Error
+}
+
+// ClaimSpans locate the claimed value's digits: the numerator's are
+// s[Num:NumEnd] (after the sign, if any), the denominator's s[Den:]
+// (Den == len(s) when there is none).
+type ClaimSpans struct{ Num, NumEnd, Den int }
+
+// Inputs runs steps 2 to 4 in order and returns the first failure: the
+// expression's text (Expression), claimed_value's type, its text (Claim),
+// require_canonical's type.
+func Inputs(f Fields, maxBytes, maxDigits int) (ClaimSpans, *claimcheck.Error) {
+	if err := Expression(f.Expression, maxBytes); err != nil {
+		return ClaimSpans{}, err
+	}
+	if f.ClaimType != nil {
+		return ClaimSpans{}, f.ClaimType
+	}
+	var c ClaimSpans
+	var err *claimcheck.Error
+	if c.Num, c.NumEnd, c.Den, err = Claim(f.ClaimedValue, maxDigits); err != nil {
+		return ClaimSpans{}, err
+	}
+	if f.CanonicalType != nil {
+		return ClaimSpans{}, f.CanonicalType
+	}
+	return c, nil
+}
 
 // Expression is step 2: s is not empty (invalid_input at position 0), has at
 // most maxBytes bytes (limit_exceeded at position 0, limit
@@ -70,19 +111,19 @@ func Claim(s string, maxDigits int) (num, numEnd, den int, err *claimcheck.Error
 			i++
 		}
 	default:
-		return 0, 0, 0, badClaim()
+		return 0, 0, 0, badClaim(s)
 	}
 	numEnd = i
 	den = len(s)
 	if i < len(s) {
 		if s[i] != '/' || i+1 >= len(s) || s[i+1] < '1' || s[i+1] > '9' {
-			return 0, 0, 0, badClaim()
+			return 0, 0, 0, badClaim(s)
 		}
 		den = i + 1
 		for i = den; i < len(s) && isDigit(s[i]); i++ {
 		}
 		if i != len(s) {
-			return 0, 0, 0, badClaim()
+			return 0, 0, 0, badClaim(s)
 		}
 	}
 	if numEnd-num > maxDigits || len(s)-den > maxDigits {
@@ -94,6 +135,168 @@ func Claim(s string, maxDigits int) (num, numEnd, den int, err *claimcheck.Error
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-func badClaim() *claimcheck.Error {
-	return errs.Invalid(pathClaim, "claimed value is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
+// claimForm is the grammar a claimed value must match, as the message states it.
+const claimForm = "-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?"
+
+// maxQuoted is how many bytes of a malformed claim its message quotes.
+const maxQuoted = 64
+
+// badClaim is the error for a claimed value s that does not match the
+// grammar. The message quotes s (its first maxQuoted bytes, then "…"; a
+// quoted string is one line, whatever s holds) and, where the fault is a
+// common one, says what it is and how to write the value instead: see hint.
+func badClaim(s string) *claimcheck.Error {
+	if s == "" {
+		return errs.Invalid(pathClaim, "claimed value is empty: want an integer or fraction of the form "+claimForm)
+	}
+	msg := "claimed value " + quote(s) + " is not an integer or fraction of the form " + claimForm
+	if h := hint(s); h != "" {
+		msg += ": " + h
+	}
+	return errs.Invalid(pathClaim, msg)
+}
+
+// quote is s in Go's double-quoted form (JSON-like: non-printable runes and
+// invalid bytes escaped), cut after maxQuoted bytes.
+func quote(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
+}
+
+// hint names the first of the common faults that s has, checked in this
+// order, with the value written the right way where that can be worked out:
+// white space before or after the value, a '+' sign, U+2212 MINUS SIGN, a
+// mixed number ("2 1/12"), a decimal point, a negative denominator, a zero
+// denominator, a leading zero. It is "" for any other fault.
+func hint(s string) string {
+	trimmed := strings.TrimFunc(s, unicode.IsSpace)
+	switch {
+	case trimmed != s && trimmed != "":
+		where := "after"
+		if trimmed != strings.TrimRightFunc(s, unicode.IsSpace) {
+			where = "before"
+			if trimmed != strings.TrimLeftFunc(s, unicode.IsSpace) {
+				where = "before and after"
+			}
+		}
+		return "there is white space " + where + " the value; remove it" + instead(trimmed)
+	case trimmed == "":
+		return "it is only white space"
+	case s[0] == '+':
+		return "a positive value has no sign; remove the +" + instead(s[1:])
+	case strings.ContainsRune(s, '\u2212'):
+		return "the minus sign must be the ASCII hyphen-minus '-', not U+2212 '\u2212'" + instead(strings.ReplaceAll(s, "\u2212", "-"))
+	}
+	if v, ok := mixed(s); ok {
+		return "a mixed number is not accepted; write the fraction" + instead(v)
+	}
+	if strings.Contains(s, ".") {
+		return "a decimal point is not accepted; write the value as a fraction such as 5/2 for 2.5"
+	}
+	num, den, isFrac := strings.Cut(s, "/")
+	switch {
+	case !isFrac:
+	case strings.HasPrefix(den, "-"):
+		n := strings.TrimPrefix(num, "-")
+		if !strings.HasPrefix(num, "-") {
+			n = "-" + n
+		}
+		return "the denominator must be positive; put the sign on the numerator" + instead(n+"/"+den[1:])
+	case den != "" && strings.Trim(den, "0") == "" && digits(den):
+		return "the denominator is zero"
+	}
+	if fixed, changed := stripZeros(s); changed {
+		return "an integer has no leading zero" + instead(fixed)
+	}
+	return ""
+}
+
+// instead is "; write v" when v matches the grammar, else "".
+func instead(v string) string {
+	if v == "" || !matches(v) {
+		return ""
+	}
+	return " (write " + quote(v) + ")"
+}
+
+// matches reports whether v matches the claim grammar.
+func matches(v string) bool {
+	_, _, _, err := Claim(v, len(v))
+	return err == nil
+}
+
+// mixed reads s as a mixed number "W N/D" (W, N, D digits, an optional
+// leading '-', one or more spaces between W and N/D) and returns the
+// fraction it stands for, (W·D + N)/D with W's sign, unreduced.
+func mixed(s string) (string, bool) {
+	w, frac, ok := strings.Cut(s, " ")
+	if !ok {
+		return "", false
+	}
+	frac = strings.TrimLeft(frac, " ")
+	n, d, ok := strings.Cut(frac, "/")
+	neg := strings.HasPrefix(w, "-")
+	w = strings.TrimPrefix(w, "-")
+	if !ok || !digits(w) || !digits(n) || !digits(d) {
+		return "", false
+	}
+	var W, N, D big.Int
+	W.SetString(w, 10)
+	N.SetString(n, 10)
+	D.SetString(d, 10)
+	if D.Sign() == 0 {
+		return "", false
+	}
+	W.Mul(&W, &D).Add(&W, &N)
+	v := W.String() + "/" + D.String()
+	if neg && W.Sign() != 0 {
+		v = "-" + v
+	}
+	return v, true
+}
+
+// stripZeros removes the leading zeros of s's numerator and denominator
+// (keeping a lone "0"), and reports whether there were any.
+func stripZeros(s string) (string, bool) {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	num, den, isFrac := strings.Cut(s, "/")
+	strip := func(d string) string {
+		if !digits(d) {
+			return d
+		}
+		if t := strings.TrimLeft(d, "0"); t != "" {
+			return t
+		}
+		return "0"
+	}
+	n, d := strip(num), strip(den)
+	if n == num && d == den {
+		return "", false
+	}
+	if isFrac {
+		return sign + n + "/" + d, true
+	}
+	return sign + n, true
+}
+
+// digits reports whether s is one or more ASCII digits.
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -69,3 +69,42 @@ func TestClaim(t *testing.T) {
 		}
 	})
 }
+
+// TestClaimMessage: a malformed claim's message quotes it and, for the
+// common faults, names the fault and the value written the right way.
+func TestClaimMessage(t *testing.T) {
+	const form = " is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?"
+	type row struct {
+		in, want, reason string
+	}
+	testutil.Run(t, []row{
+		{"", "claimed value is empty: want an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?", "an empty string says so, with nothing to quote"},
+		{"25/12 ", `claimed value "25/12 "` + form + `: there is white space after the value; remove it (write "25/12")`, "a trailing space the student cannot see"},
+		{"\t3", `claimed value "\t3"` + form + `: there is white space before the value; remove it (write "3")`, "a leading tab, quoted with an escape"},
+		{" 3\n", `claimed value " 3\n"` + form + `: there is white space before and after the value; remove it (write "3")`, "both sides; the newline is escaped, so the message stays one line"},
+		{"  ", `claimed value "  "` + form + `: it is only white space`, "only spaces"},
+		{"+25/12", `claimed value "+25/12"` + form + `: a positive value has no sign; remove the + (write "25/12")`, "a plus sign"},
+		{"−1/6", `claimed value "−1/6"` + form + `: the minus sign must be the ASCII hyphen-minus '-', not U+2212 '−' (write "-1/6")`, "U+2212, which expressions accept"},
+		{"2 1/12", `claimed value "2 1/12"` + form + `: a mixed number is not accepted; write the fraction (write "25/12")`, "a mixed number, worked out"},
+		{"-2  1/12", `claimed value "-2  1/12"` + form + `: a mixed number is not accepted; write the fraction (write "-25/12")`, "a negative mixed number keeps its sign"},
+		{"2.0833", `claimed value "2.0833"` + form + `: a decimal point is not accepted; write the value as a fraction such as 5/2 for 2.5`, "a decimal"},
+		{"1/-2", `claimed value "1/-2"` + form + `: the denominator must be positive; put the sign on the numerator (write "-1/2")`, "a negative denominator"},
+		{"-1/-2", `claimed value "-1/-2"` + form + `: the denominator must be positive; put the sign on the numerator (write "1/2")`, "two signs cancel"},
+		{"3/0", `claimed value "3/0"` + form + `: the denominator is zero`, "a zero denominator"},
+		{"007", `claimed value "007"` + form + `: an integer has no leading zero (write "7")`, "leading zeros"},
+		{"-1/02", `claimed value "-1/02"` + form + `: an integer has no leading zero (write "-1/2")`, "a leading zero in the denominator"},
+		{"00", `claimed value "00"` + form + `: an integer has no leading zero (write "0")`, "zero written twice"},
+		{"x", `claimed value "x"` + form, "no hint for other faults"},
+		{"1/2/3", `claimed value "1/2/3"` + form, "two slashes: no hint"},
+		{"\xff", `claimed value "\xff"` + form, "an invalid byte is escaped"},
+		{strings.Repeat("9", 70) + "x", `claimed value "` + strings.Repeat("9", 64) + `"…` + form, "a long value is cut"},
+	}, func(t *testing.T, r row) {
+		_, _, _, err := Claim(r.in, 1000)
+		if err == nil || err.Code != claimcheck.InvalidInput || err.Path != "/claimed_value" || err.Position != claimcheck.NoPosition {
+			t.Fatalf("got %v; want invalid_input at /claimed_value", err)
+		}
+		if err.Message != r.want {
+			t.Errorf("message\n got %s\nwant %s", err.Message, r.want)
+		}
+	})
+}

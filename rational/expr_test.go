@@ -1,7 +1,6 @@
 package rational_test
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -62,59 +61,5 @@ func TestMaxDepthIsCapped(t *testing.T) {
 	}
 	if _, err := lim.Parse(strings.Repeat("(", 4096) + "1" + strings.Repeat(")", 4096)); err != nil {
 		t.Fatalf("depth 4096: %v", err)
-	}
-}
-
-// TestDiscrepancyMarshalsToWireForm: json.Marshal of a Discrepancy is the
-// first_discrepancy member of the output document.
-func TestDiscrepancyMarshalsToWireForm(t *testing.T) {
-	for _, in := range []rational.Input{
-		{Expression: "1/3 - 1/2", ClaimedValue: "1/6"},
-		{Expression: "1/(2-2) + 1", ClaimedValue: "1"},
-		{Expression: "1/2", ClaimedValue: "2/4", RequireCanonical: true},
-	} {
-		res, err := rational.CheckRational(in, rational.Limits{})
-		if err != nil || res.FirstDiscrepancy == nil {
-			t.Fatalf("%+v: %v, %v", in, res, err)
-		}
-		var doc struct {
-			FirstDiscrepancy json.RawMessage `json:"first_discrepancy"`
-		}
-		out, err := res.AppendJSON(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(out, &doc); err != nil {
-			t.Fatal(err)
-		}
-		got, err := json.Marshal(res.FirstDiscrepancy)
-		if err != nil || string(got) != string(doc.FirstDiscrepancy) {
-			t.Errorf("%+v: json.Marshal(discrepancy) = %s, want %s", in, got, doc.FirstDiscrepancy)
-		}
-	}
-}
-
-// TestResultString: "valid" for a valid result, else the Err message.
-func TestResultString(t *testing.T) {
-	ok, _ := rational.CheckRational(rational.Input{Expression: "1/2 + 1/2", ClaimedValue: "1"}, rational.Limits{})
-	bad, _ := rational.CheckRational(rational.Input{Expression: "1/2 + 1/2", ClaimedValue: "2"}, rational.Limits{})
-	if ok.String() != "valid" {
-		t.Errorf("valid result: String() = %q", ok.String())
-	}
-	if bad.String() != bad.Err().Error() || !errors.Is(bad.Err(), rational.ErrRejected) {
-		t.Errorf("mismatch: String() = %q, Err() = %v", bad.String(), bad.Err())
-	}
-}
-
-// TestRatText: Append and MarshalText write the canonical form, as String.
-func TestRatText(t *testing.T) {
-	for _, x := range []rational.Rat{rational.NewRat(0, 5), rational.NewRat(-6, 4), rational.NewRat(10, 2)} {
-		text, err := x.MarshalText()
-		if err != nil || string(text) != x.String() || string(x.Append([]byte("x="))) != "x="+x.String() {
-			t.Errorf("%v: MarshalText = %q, %v; Append = %q", x, text, err, x.Append(nil))
-		}
-	}
-	if got := rational.NewRat(-6, 4).String(); got != "-3/2" {
-		t.Errorf("NewRat(-6, 4) = %s, want -3/2", got)
 	}
 }

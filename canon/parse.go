@@ -1,0 +1,71 @@
+package canon
+
+import (
+	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
+)
+
+// ParseArray reads data, one JSON document that is an array of scalars, into
+// Scalars, with the strict reader of the JSON tools: what they refuse in an
+// input array, ParseArray refuses the same way, where encoding/json would
+// decode something else without a word.
+//
+// The error is an *[claimcheck.Error] with code invalid_input:
+//
+//   - a document that is not JSON (a grammar error, trailing data, a byte
+//     order mark, NaN, 01, +1...): path "", the message giving the byte offset;
+//   - a document that is not an array: path "";
+//   - an element that is an array or object, a number out of the range of a
+//     double (1e400, which json.Unmarshal reports while leaving a nil in the
+//     slice), a string that is not valid UTF-8 or holds a lone-surrogate
+//     escape (which encoding/json replaces with U+FFFD): at the element's
+//     JSON Pointer path, "/4" for the fifth element, the first such element
+//     in index order.
+//
+// Numbers are read as [ParseNumber] reads a literal: the nearest double,
+// rounded once. The result, a []Scalar, is accepted as it is by the multiset
+// tools and the grading helpers of package claimchecktest.
+func ParseArray(data []byte) ([]Scalar, error) {
+	src := string(data)
+	// Every element costs at least one byte, so len(src)+1 records them all.
+	doc, err := jsontape.Parse(src, jsontape.Options{MaxDepth: 1, MaxChildren: len(src) + 1, ArrayElems: true})
+	if err != nil {
+		return nil, errs.Invalid("", err.Error())
+	}
+	if k := doc.Nodes[0].Kind; k != jsontape.Array {
+		return nil, errs.Invalid("", "the document is "+k.Noun()+", not an array")
+	}
+	elems := doc.ArrayElems(0)
+	out := make([]Scalar, len(elems))
+	for i := range elems {
+		s, err := elemScalar(&elems[i])
+		if err != nil {
+			return nil, errs.At(err, errs.Index("", i))
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// elemScalar converts one element the reader recorded; the error has no
+// path.
+func elemScalar(e *jsontape.Elem) (Scalar, error) {
+	switch e.Kind {
+	case jsontape.Null:
+		return Scalar{}, nil
+	case jsontape.False:
+		return BoolScalar(false), nil
+	case jsontape.True:
+		return BoolScalar(true), nil
+	case jsontape.Number:
+		if e.Flags&jsontape.HasNum != 0 {
+			return NumberScalar(e.Num) // finite: a literal's nearest double
+		}
+		return ParseNumber(e.Raw)
+	case jsontape.String:
+		return StringScalar(e.Str())
+	case jsontape.Array:
+		return Scalar{}, errs.Invalid("", "element is an array, not a scalar")
+	}
+	return Scalar{}, errs.Invalid("", "element is an object, not a scalar")
+}

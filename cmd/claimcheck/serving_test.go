@@ -1,0 +1,229 @@
+package main
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/claimcheck/claimcheck/schema"
+)
+
+// testServeShutdown: 64 keep-alive clients post documents in a loop while
+// the server gets SIGTERM; every request written gets its answer,
+// responses carry Connection: close during -shutdown-delay, and the
+// process exits 0. A client stops at the first Connection: close, as a
+// load balancer that has taken the server out of rotation (its /readyz
+// answers 503) opens no new connection to it; one that cannot connect
+// loses nothing either (the request was never sent). Before, about one
+// POST per connection was lost (net/http's Shutdown closed connections on
+// which the next request was on its way) and no response carried
+// Connection: close during the delay.
+func testServeShutdown(t *testing.T, bin string) {
+	const clients = 64
+	p := startServe(t, bin, "-shutdown-delay", "200ms")
+	url := p.base + schema.Tools()[0].ExecuteURL
+	doc := `{"source":[1,2],"claim":[2,1]}`
+	var answered, closing, lost, warm atomic.Int64
+	var firstLoss atomic.Value
+	signalled := make(chan struct{})
+	var wg sync.WaitGroup
+	for range clients {
+		wg.Go(func() {
+			tr := &http.Transport{MaxIdleConnsPerHost: 1}
+			defer tr.CloseIdleConnections()
+			client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+			for i := 0; i < 100000; i++ {
+				if i == 5 {
+					warm.Add(1)
+				}
+				res, err := client.Post(url, "application/json", strings.NewReader(doc))
+				if err != nil {
+					var op *net.OpError
+					if errors.As(err, &op) && op.Op == "dial" {
+						return // the listener is closed: nothing was sent
+					}
+					lost.Add(1)
+					firstLoss.CompareAndSwap(nil, err.Error())
+					return
+				}
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				if res.StatusCode != 200 {
+					lost.Add(1)
+					firstLoss.CompareAndSwap(nil, res.Status)
+					return
+				}
+				answered.Add(1)
+				select {
+				case <-signalled:
+					if res.Close {
+						closing.Add(1)
+						return
+					}
+				default:
+				}
+			}
+		})
+	}
+	for warm.Load() < clients {
+		time.Sleep(time.Millisecond)
+	}
+	close(signalled)
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	p.stop(t, syscall.SIGTERM)
+	t.Logf("%d answered, %d with Connection: close after SIGTERM, %d lost", answered.Load(), closing.Load(), lost.Load())
+	if n := lost.Load(); n != 0 {
+		t.Errorf("%d requests lost at shutdown (first: %v)", n, firstLoss.Load())
+	}
+	if closing.Load() == 0 {
+		t.Error("no response carried Connection: close during -shutdown-delay")
+	}
+}
+
+// testServeConnLimit: with a file-descriptor limit of 128, 200 idle
+// keep-alive connections do not stop /healthz on a new connection from
+// being answered: the default -max-connections stays below the limit and
+// the longest idle connection is closed to make room. Before, the idle
+// connections used up the descriptors and nothing more was answered.
+func testServeConnLimit(t *testing.T, bin string) {
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("needs prlimit (util-linux)")
+	}
+	p := startServeCommand(t, exec.Command("prlimit", "--nofile=128:128", bin, "serve", "-addr", "127.0.0.1:0"))
+	addr := strings.TrimPrefix(p.base, "http://")
+	var conns []net.Conn
+	for range 200 {
+		c, err := net.DialTimeout("tcp", addr, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") // then idle; answered or closed, whichever
+	}
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	client := &http.Client{Timeout: 10 * time.Second} // a guard: idle connections are held 75 s
+	for _, path := range []string{"/healthz", "/readyz"} {
+		res, err := client.Get(p.base + path)
+		if err != nil {
+			t.Fatalf("%s with 200 idle connections and 128 descriptors: %v", path, err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("%s: %d", path, res.StatusCode)
+		}
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	p.stop(t, syscall.SIGTERM)
+}
+
+// testServeHTTP2: -tls-cert/-tls-key serve HTTPS with HTTP/2, and -h2c
+// serves HTTP/2 in cleartext to a client with prior knowledge (before, the
+// h2c preface reached the handler as a PRI request).
+func testServeHTTP2(t *testing.T, bin string) {
+	certFile, keyFile, pool := selfSigned(t)
+	tlsP := startServe(t, bin, "-tls-cert", certFile, "-tls-key", keyFile)
+	h2 := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: true}}
+	checkProto(t, h2, tlsP.base)
+
+	var prot http.Protocols
+	prot.SetUnencryptedHTTP2(true)
+	h2cP := startServe(t, bin, "-h2c")
+	checkProto(t, &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{Protocols: &prot}}, h2cP.base)
+	// HTTP/1.1 is still served beside h2c.
+	if res, err := http.Get(h2cP.base + "/healthz"); err != nil || res.StatusCode != 200 {
+		t.Fatalf("HTTP/1.1 beside -h2c: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
+	for _, p := range []*serveProcess{tlsP, h2cP} {
+		p.cmd.Process.Signal(syscall.SIGTERM)
+		p.stop(t, syscall.SIGTERM)
+	}
+}
+
+func checkProto(t *testing.T, c *http.Client, base string) {
+	t.Helper()
+	eq := schema.Tools()[0]
+	res, err := c.Post(base+eq.ExecuteURL, "application/json", strings.NewReader(`{"source":[1],"claim":[1]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || res.ProtoMajor != 2 || !strings.Contains(string(body), `"valid":true`) {
+		t.Fatalf("%s: %s %d %s, want HTTP/2 200", base, res.Proto, res.StatusCode, body)
+	}
+}
+
+// selfSigned writes a certificate for 127.0.0.1 and its key to files.
+func selfSigned(t *testing.T) (certFile, keyFile string, pool *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "claimcheck test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := x509.MarshalPKCS8PrivateKey(key)
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kb}), 0o600)
+	cert, _ := x509.ParseCertificate(der)
+	pool = x509.NewCertPool()
+	pool.AddCert(cert)
+	return certFile, keyFile, pool
+}
+
+// testServeFlags: combinations that would cut requests off or lose answers
+// are refused with a usage error (exit 2) before listening.
+func testServeFlags(t *testing.T, bin string) {
+	for _, tc := range []struct {
+		args   []string
+		want   string
+		reason string
+	}{
+		{[]string{"-shutdown-timeout", "10s"}, "shorter than the longest a request can take",
+			"the old default, 10 s, cut off uploads still within the 60 s body timeout"},
+		{[]string{"-body-timeout", "5s", "-body-idle-timeout", "10s"}, "longer than -body-timeout",
+			"an idle timeout past the body timeout never fires"},
+		{[]string{"-tls-cert", "x.pem"}, "go together", "a certificate needs its key"},
+		{[]string{"-tls-cert", "x", "-tls-key", "y", "-h2c"}, "cleartext", "h2c is HTTP/2 without TLS"},
+	} {
+		_, stderr, code := runBinary(t, bin, nil, append([]string{"serve", "-addr", "127.0.0.1:0"}, tc.args...)...)
+		if code != exitUsage || !strings.Contains(string(stderr), tc.want) {
+			t.Errorf("serve %v: exit %d, stderr %q; want 2 and %q (%s)", tc.args, code, stderr, tc.want, tc.reason)
+		}
+	}
+}

@@ -1,0 +1,14 @@
+package main
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// fdIsTerminal reports whether fd is a terminal: whether it has terminal
+// attributes (TCGETS), as isatty(3) asks.
+func fdIsTerminal(fd uintptr) bool {
+	var t syscall.Termios
+	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
+	return errno == 0
+}
