@@ -6,8 +6,8 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
-	"github.com/claimcheck/claimcheck/internal/jsontext"
-	"github.com/claimcheck/claimcheck/internal/jsonw"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 	"github.com/claimcheck/claimcheck/multiset"
 )
 
@@ -85,9 +85,9 @@ func (s *served) execute(input []byte) (Output, error) {
 // nothing it holds (array elements, as Go values) is used any more. Nothing
 // a tool returns refers to the tape: scalars and paths refer to src, which
 // is the caller's own copy of the input.
-func parse(src string, maxItems int, arrays bool) (*jsontext.Doc, error) {
-	doc := docs.Get().(*jsontext.Doc)
-	if err := doc.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: maxItems + 1, ArrayElems: arrays}); err != nil {
+func parse(src string, maxItems int, arrays bool) (*jsontape.Doc, error) {
+	doc := docs.Get().(*jsontape.Doc)
+	if err := doc.Parse(src, jsontape.Options{MaxDepth: 3, MaxChildren: maxItems + 1, ArrayElems: arrays}); err != nil {
 		release(doc)
 		return nil, errs.Invalid("", err.Error())
 	}
@@ -97,12 +97,12 @@ func parse(src string, maxItems int, arrays bool) (*jsontext.Doc, error) {
 // docs keeps parsed documents' tapes for reuse: for a document of many
 // elements, allocating and zeroing the tape (and collecting it) costs a
 // large part of a check.
-var docs = sync.Pool{New: func() any { return new(jsontext.Doc) }}
+var docs = sync.Pool{New: func() any { return new(jsontape.Doc) }}
 
 // maxPooledElems is the largest tape release keeps (4 MiB of elements).
 const maxPooledElems = 1 << 17
 
-func release(doc *jsontext.Doc) {
+func release(doc *jsontape.Doc) {
 	if cap(doc.Elems) > maxPooledElems {
 		return
 	}
@@ -114,10 +114,10 @@ func release(doc *jsontext.Doc) {
 // document order (a name that is not valid Unicode: the object's path; an
 // unknown or repeated name: the member's path), then missing members in
 // schema order. It returns each name's node.
-func object(doc *jsontext.Doc, i int, path string, names []string, out []int) error {
+func object(doc *jsontape.Doc, i int, path string, names []string, out []int) error {
 	n := &doc.Nodes[i]
-	if n.Kind != jsontext.Object {
-		return errs.Invalid(path, describe(path)+" must be an object, not "+kindName(n.Kind))
+	if n.Kind != jsontape.Object {
+		return errs.Invalid(path, describe(path)+" must be an object, not "+n.Kind.Noun())
 	}
 	for k := range out {
 		out[k] = -1
@@ -134,10 +134,10 @@ func object(doc *jsontext.Doc, i int, path string, names []string, out []int) er
 			k++
 		}
 		if k == len(names) {
-			return errs.Invalid(memberPath(path, name), "unknown member "+string(jsonw.AppendString(nil, name)))
+			return errs.Invalid(memberPath(path, name), "unknown member "+string(jsonwire.AppendString(nil, name)))
 		}
 		if out[k] >= 0 {
-			return errs.Invalid(memberPath(path, name), "duplicate member "+string(jsonw.AppendString(nil, name)))
+			return errs.Invalid(memberPath(path, name), "duplicate member "+string(jsonwire.AppendString(nil, name)))
 		}
 		out[k] = c
 		c = mn.Skip
@@ -151,7 +151,7 @@ func object(doc *jsontext.Doc, i int, path string, names []string, out []int) er
 }
 
 func memberPath(path, name string) string {
-	return string(jsonw.AppendPointerToken([]byte(path), name))
+	return string(jsonwire.AppendPointerToken([]byte(path), name))
 }
 
 func describe(path string) string {
@@ -161,32 +161,16 @@ func describe(path string) string {
 	return path
 }
 
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case jsontext.Null:
-		return "null"
-	case jsontext.True, jsontext.False:
-		return "a boolean"
-	case jsontext.Number:
-		return "a number"
-	case jsontext.String:
-		return "a string"
-	case jsontext.Array:
-		return "an array"
-	}
-	return "an object"
-}
-
-func wantArray(doc *jsontext.Doc, i int, path string) error {
-	if k := doc.Nodes[i].Kind; k != jsontext.Array {
-		return errs.Invalid(path, path+" must be an array, not "+kindName(k))
+func wantArray(doc *jsontape.Doc, i int, path string) error {
+	if k := doc.Nodes[i].Kind; k != jsontape.Array {
+		return errs.Invalid(path, path+" must be an array, not "+k.Noun())
 	}
 	return nil
 }
 
 // elems returns the elements of the array at node i, for package multiset
 // to read.
-func elems(doc *jsontext.Doc, i int) []jsontext.Elem { return doc.ArrayElems(i) }
+func elems(doc *jsontape.Doc, i int) []jsontape.Elem { return doc.ArrayElems(i) }
 
 var (
 	equalityNames   = []string{"source", "claim"}
@@ -210,7 +194,7 @@ func executeEquality(lim multiset.Limits, text string) (Output, error) {
 			return Output{}, err
 		}
 	}
-	res, err := multiset.CheckEquality(multiset.EqualityInput[jsontext.Elem, jsontext.Elem]{Source: elems(doc, m[0]), Claim: elems(doc, m[1])}, lim)
+	res, err := multiset.CheckEquality(multiset.EqualityInput[jsontape.Elem, jsontape.Elem]{Source: elems(doc, m[0]), Claim: elems(doc, m[1])}, lim)
 	if err != nil {
 		return Output{}, err
 	}
@@ -244,10 +228,10 @@ func executeDifference(lim multiset.Limits, src string) (Output, error) {
 			return Output{}, err
 		}
 	}
-	res, err := multiset.CheckDifference(multiset.DifferenceInput[jsontext.Elem, jsontext.Elem]{
+	res, err := multiset.CheckDifference(multiset.DifferenceInput[jsontape.Elem, jsontape.Elem]{
 		Left:  elems(doc, nodes[0]),
 		Right: elems(doc, nodes[1]),
-		Claim: multiset.DifferenceClaim[jsontext.Elem]{LeftOnly: elems(doc, nodes[2]), RightOnly: elems(doc, nodes[3])},
+		Claim: multiset.DifferenceClaim[jsontape.Elem]{LeftOnly: elems(doc, nodes[2]), RightOnly: elems(doc, nodes[3])},
 	}, lim)
 	if err != nil {
 		return Output{}, err
