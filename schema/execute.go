@@ -94,6 +94,31 @@ func parse(src string, maxItems int, arrays bool) (*jsontape.Doc, error) {
 	return doc, nil
 }
 
+// root is the preamble of every tool: it parses src (see parse) and reads
+// the root object's members (see object), whose nodes it writes to m. The
+// caller releases the Doc; on an error there is none to release.
+func root(src string, maxItems int, arrays bool, names []string, m []int) (*jsontape.Doc, error) {
+	doc, err := parse(src, maxItems, arrays)
+	if err != nil {
+		return nil, err
+	}
+	if err := object(doc, 0, "", names, m); err != nil {
+		release(doc)
+		return nil, err
+	}
+	return doc, nil
+}
+
+// wantArrays checks, in order, that the node of each path is an array.
+func wantArrays(doc *jsontape.Doc, nodes []int, paths []string) error {
+	for k, path := range paths {
+		if err := wantArray(doc, nodes[k], path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // docs keeps parsed documents' tapes for reuse: for a document of many
 // elements, allocating and zeroing the tape (and collecting it) costs a
 // large part of a check.
@@ -180,19 +205,14 @@ var (
 )
 
 func executeEquality(lim multiset.Limits, text string) (Output, error) {
-	doc, err := parse(text, lim.MaxItems, true)
+	var m [2]int
+	doc, err := root(text, lim.MaxItems, true, equalityNames, m[:])
 	if err != nil {
 		return Output{}, err
 	}
 	defer release(doc)
-	var m [2]int
-	if err := object(doc, 0, "", equalityNames, m[:]); err != nil {
+	if err := wantArrays(doc, m[:], []string{"/source", "/claim"}); err != nil {
 		return Output{}, err
-	}
-	for k, name := range equalityNames {
-		if err := wantArray(doc, m[k], "/"+name); err != nil {
-			return Output{}, err
-		}
 	}
 	res, err := multiset.CheckEquality(multiset.EqualityInput[jsontape.Elem, jsontape.Elem]{Source: elems(doc, m[0]), Claim: elems(doc, m[1])}, lim)
 	if err != nil {
@@ -203,31 +223,23 @@ func executeEquality(lim multiset.Limits, text string) (Output, error) {
 }
 
 func executeDifference(lim multiset.Limits, src string) (Output, error) {
-	doc, err := parse(src, lim.MaxItems, true)
+	var m [3]int
+	doc, err := root(src, lim.MaxItems, true, differenceNames, m[:])
 	if err != nil {
 		return Output{}, err
 	}
 	defer release(doc)
-	var m [3]int
-	if err := object(doc, 0, "", differenceNames, m[:]); err != nil {
+	if err := wantArrays(doc, m[:2], []string{"/left", "/right"}); err != nil {
 		return Output{}, err
-	}
-	for k, name := range differenceNames[:2] {
-		if err := wantArray(doc, m[k], "/"+name); err != nil {
-			return Output{}, err
-		}
 	}
 	var c [2]int
 	if err := object(doc, m[2], "/claim", claimNames, c[:]); err != nil {
 		return Output{}, err
 	}
-	paths := [4]string{"/left", "/right", "/claim/left_only", "/claim/right_only"}
-	nodes := [4]int{m[0], m[1], c[0], c[1]}
-	for k := 2; k < 4; k++ {
-		if err := wantArray(doc, nodes[k], paths[k]); err != nil {
-			return Output{}, err
-		}
+	if err := wantArrays(doc, c[:], []string{"/claim/left_only", "/claim/right_only"}); err != nil {
+		return Output{}, err
 	}
+	nodes := [4]int{m[0], m[1], c[0], c[1]}
 	res, err := multiset.CheckDifference(multiset.DifferenceInput[jsontape.Elem, jsontape.Elem]{
 		Left:  elems(doc, nodes[0]),
 		Right: elems(doc, nodes[1]),

@@ -9,15 +9,12 @@ import (
 )
 
 func executeRational(lim rational.Limits, src string) (Output, error) {
-	doc, err := parse(src, len(rationalNames)+1, false)
+	var m [3]int
+	doc, err := root(src, len(rationalNames)+1, false, rationalNames, m[:])
 	if err != nil {
 		return Output{}, err
 	}
 	defer release(doc)
-	var m [3]int
-	if err := object(doc, 0, "", rationalNames, m[:]); err != nil {
-		return Output{}, err
-	}
 	exprNode, claimNode, canonNode := &doc.Nodes[m[0]], &doc.Nodes[m[1]], &doc.Nodes[m[2]]
 	if exprNode.Kind != jsontape.String {
 		return Output{}, errs.Invalid("/expression", "expression must be a string, not "+exprNode.Kind.Noun())
