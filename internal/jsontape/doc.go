@@ -38,12 +38,11 @@
 // This scanner, not the jsontext package of encoding/json/v2 (module
 // github.com/go-json-experiment/json, which has no tagged release; measured
 // at v0.0.0-20260213210345-44df1a37e875, the version this module's go.mod
-// already holds for the playground's browser test). On the 10,000-item
-// equality document of schema's BenchmarkExecuteEquality10k (156 kB, 2
-// shared CPUs, medians of 5), jsontext's Decoder reads its tokens in
-// 0.75 ms, this Parse reads and records the tape in 0.63 ms, and the whole
-// of schema.Execute takes 2.2 ms. Speed would not decide it anyway: jsontext
-// cannot be the grammar checker here. It refuses nesting deeper than 10,000
+// already holds for the playground's browser test). Speed would not decide
+// it: measured at that version on schema's BenchmarkExecuteEquality10k
+// document, its Decoder reads the tokens in about the time this Parse reads
+// them and records the tape. Nor could it be the grammar checker here: it
+// refuses nesting deeper than 10,000
 // levels ("exceeded max depth"), which the contract forbids treating as a
 // grammar error (an over-deep element is invalid_input at the element's
 // path), and its default strictness about duplicate names and invalid UTF-8
