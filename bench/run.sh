@@ -27,11 +27,30 @@ for round in $(seq "${COUNT:-5}"); do
 	"$bin" -test.run '^$' -test.timeout 60m -test.benchmem "${targs[@]}" | tee -a "$out" >&2
 done
 table=$(mktemp)
-trap 'rm -f "$out" "$bin" "$table"' EXIT
+tiers=$(mktemp)
+trap 'rm -f "$out" "$bin" "$table" "$tiers"' EXIT
+# A full run also measures what each of rational's arithmetic tiers earns
+# (BenchmarkTiers, in the library module: the tiers are internal), in rounds
+# as well.
+if [ $# -eq 0 ]; then
+	tbin=$(mktemp)
+	(cd .. && go test -c -o "$tbin" ./rational)
+	for round in $(seq "${COUNT:-5}"); do
+		echo "# tiers round $round" >&2
+		"$tbin" -test.run '^$' -test.bench BenchmarkTiers -test.benchmem -test.benchtime 300ms | tee -a "$tiers" >&2
+	done
+	rm -f "$tbin"
+fi
 {
 	echo "$(go version), $(nproc) CPUs, $(date -u +%Y-%m-%d), ${COUNT:-5} rounds, medians."
 	echo
 	go run ./ratios < "$out"
+	if [ -s "$tiers" ]; then
+		echo
+		echo "Rational's arithmetic tiers (BenchmarkTiers; time vs all tiers on):"
+		echo
+		go run ./ratios < "$tiers"
+	fi
 } > "$table"
 echo
 cat "$table"

@@ -4,7 +4,8 @@
 //
 // A group is a benchmark name without its last element
 // (BenchmarkEquality/10000); its claimcheck line is the peer whose name is
-// "claimcheck" or starts with "claimcheck-" (the first such).
+// "claimcheck" or starts with "claimcheck-" (the first such), or, for
+// rational's BenchmarkTiers, "tiers=all" (the package's own tiers).
 //
 // It then prints the performance targets as ratios of medians from the same
 // input: claimcheck's time over the faster of the named peers, beside the
@@ -78,7 +79,7 @@ func main() {
 	}
 	for _, name := range order {
 		g, peer := group(name)
-		if _, ok := base[g]; !ok && (peer == "claimcheck" || strings.HasPrefix(peer, "claimcheck-")) {
+		if _, ok := base[g]; !ok && (peer == "claimcheck" || strings.HasPrefix(peer, "claimcheck-") || peer == "tiers=all") {
 			base[g] = median(all[name].ns)
 		}
 	}

@@ -19,8 +19,7 @@ import (
 // input that got no verdict (1) is worse than a verdict of false (4).
 //
 // exitCodes is the one statement of what each means: the usage text is
-// made from it, and a test keeps the README's table and the package
-// documentation's list equal to it.
+// made from it, and a test keeps the README's table equal to it.
 const (
 	exitOK       = 0
 	exitDocError = 1

@@ -36,10 +36,10 @@ import (
 
 var (
 	shotDir = flag.String("screenshots", "", "write the browser test's screenshots to `dir` (default: a temporary directory)")
-	update  = flag.Bool("update", false, "write the README's screenshot, ../../docs/playground.png")
+	update  = flag.Bool("update", false, "write the screenshot of docs/serving.md, ../../docs/playground.png")
 )
 
-// readmeShot is the README's picture: the case of that name, at readmeWidth.
+// readmeShot is the picture of docs/serving.md: the case of that name, at readmeWidth.
 const (
 	readmeShot  = "rational-division-by-zero"
 	readmeWidth = 1000
