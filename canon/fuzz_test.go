@@ -1,6 +1,7 @@
 package canon_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
@@ -96,6 +97,48 @@ func FuzzStringKey(f *testing.F) {
 		ref, err := jcs.Transform([]byte(key))
 		if err != nil || string(ref) != key {
 			t.Fatalf("jcs.Transform(%q) = %q, %v: key not canonical", key, ref, err)
+		}
+	})
+}
+
+// FuzzParseArray: ParseArray never panics; it refuses only with an
+// invalid_input *claimcheck.Error; and what it accepts is valid JSON that
+// encoding/json (with UseNumber) decodes to the same number of elements,
+// each the same canonical scalar by Of.
+func FuzzParseArray(f *testing.F) {
+	for _, s := range []string{`[]`, `[1,"a",null,true,false]`, ` [ 1.0 , -0 , 1e2 ] `, `[1e400]`, `[[1]]`, `{"a":1}`,
+		`[1,]`, "[\"\xff\"]", `["\ud800"]`, `["\u00e9\n"]`, `[1] [2]`, "\ufeff[]", `[9007199254740993]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := canon.ParseArray(data)
+		if err != nil {
+			var e *claimcheck.Error
+			if !errors.As(err, &e) || e.Code != claimcheck.InvalidInput {
+				t.Fatalf("ParseArray(%q): %v, want an invalid_input *claimcheck.Error", data, err)
+			}
+			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("ParseArray accepted %q, which is not JSON", data)
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		var xs []any
+		if err := dec.Decode(&xs); err != nil {
+			t.Fatalf("ParseArray accepted %q; encoding/json: %v", data, err)
+		}
+		if len(xs) != len(got) {
+			t.Fatalf("%q: %d elements, encoding/json %d", data, len(got), len(xs))
+		}
+		for i, x := range xs {
+			want, err := canon.Of(x)
+			if err != nil {
+				t.Fatalf("%q: element %d accepted, but Of(%v) refuses it: %v", data, i, x, err)
+			}
+			if want.Key() != got[i].Key() {
+				t.Fatalf("%q: element %d is %s, Of gives %s", data, i, got[i].Key(), want.Key())
+			}
 		}
 	})
 }
