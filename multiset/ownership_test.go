@@ -80,7 +80,7 @@ func TestResultsOwnWhatTheyReport(t *testing.T) {
 			source: `[1,2,"s"]`, got: `["s",2,1]`},
 		{reason: "an invalid difference: Residuals computes the expected lists from left and right",
 			l: `[1,2,2,3,"a"]`, r: `[2,4]`, lo: `[1,2,3]`, ro: `[4]`},
-		{reason: "a valid difference: Residuals is the claimed lists, kept",
+		{reason: "a valid difference keeps nothing: Residuals is nil",
 			l: `[1,2,2,3,"a"]`, r: `[2,4]`, lo: `[1,2,3,"a"]`, ro: `[4]`},
 		{reason: "a difference wrong in right_only",
 			l: `[1,1,1]`, r: `[5,6,1]`, lo: `[1,1]`, ro: `[6,5]`},
@@ -167,7 +167,12 @@ func TestMixedElementTypes(t *testing.T) {
 	if err != nil || !diff.Valid {
 		t.Errorf("difference []int against []any: %v, %v; want valid", diff, err)
 	}
-	lo, _ := diff.Residuals()
+	wrong, err := multiset.CheckDifference(multiset.DifferenceInput[int, any]{Left: []int{1, 2, 2}, Right: []int{2},
+		Claim: multiset.DifferenceClaim[any]{LeftOnly: answer, RightOnly: nil}}, multiset.Limits{})
+	if err != nil || wrong.Valid {
+		t.Fatalf("difference []int against [3 1 2]: %v, %v; want a mismatch", wrong, err)
+	}
+	lo, _ := wrong.Residuals()
 	if len(lo) != 2 || lo[0].Key() != "1" || lo[1].Key() != "2" {
 		t.Errorf("Residuals left_only = %v, want [1 2]", lo)
 	}
