@@ -53,6 +53,7 @@ func TestBinary(t *testing.T) {
 	t.Run("serve connection limit", func(t *testing.T) { t.Parallel(); testServeConnLimit(t, bin) })
 	t.Run("serve TLS and h2c", func(t *testing.T) { t.Parallel(); testServeHTTP2(t, bin) })
 	t.Run("serve flags", func(t *testing.T) { t.Parallel(); testServeFlags(t, bin) })
+	t.Run("serve memory under 60 MB calls", func(t *testing.T) { t.Parallel(); testServeMemory(t, bin) })
 	t.Run("progress on a terminal", func(t *testing.T) { t.Parallel(); testProgressTerminal(t, bin) })
 	t.Run("no progress off a terminal", func(t *testing.T) { t.Parallel(); testNoProgressOffTerminal(t, bin) })
 }

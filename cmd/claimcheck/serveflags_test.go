@@ -19,15 +19,23 @@ func TestServeFlagsReachBothRoutes(t *testing.T) {
 		check  func(o service.Options) (api, mcp any, want any)
 	}{
 		{"-write-timeout bounds the check and answer of a /mcp call as of a /v1 one", []string{"-write-timeout", "7s"},
-			func(o service.Options) (any, any, any) { return o.API.WriteTimeout, o.MCP.WriteTimeout, 7 * time.Second }},
+			func(o service.Options) (any, any, any) {
+				return o.API.WriteTimeout, o.MCP.WriteTimeout, 7 * time.Second
+			}},
 		{"-write-timeout 0 is the default on both", []string{"-write-timeout", "0"},
-			func(o service.Options) (any, any, any) { return o.API.WriteTimeout, o.MCP.WriteTimeout, 30 * time.Second }},
+			func(o service.Options) (any, any, any) {
+				return o.API.WriteTimeout, o.MCP.WriteTimeout, 30 * time.Second
+			}},
 		{"-body-timeout bounds a /mcp body's arrival", []string{"-body-timeout", "90s"},
 			func(o service.Options) (any, any, any) { return o.API.BodyTimeout, o.MCP.BodyTimeout, 90 * time.Second }},
 		{"-body-idle-timeout bounds a /mcp body's stalls", []string{"-body-idle-timeout", "3s"},
-			func(o service.Options) (any, any, any) { return o.API.BodyIdleTimeout, o.MCP.BodyIdleTimeout, 3 * time.Second }},
+			func(o service.Options) (any, any, any) {
+				return o.API.BodyIdleTimeout, o.MCP.BodyIdleTimeout, 3 * time.Second
+			}},
 		{"-max-body-bytes is the /mcp document cap", []string{"-max-body-bytes", "1000"},
-			func(o service.Options) (any, any, any) { return o.API.MaxBodyBytes, o.MCP.MaxDocumentBytes, int64(1000) }},
+			func(o service.Options) (any, any, any) {
+				return o.API.MaxBodyBytes, o.MCP.MaxDocumentBytes, int64(1000)
+			}},
 		{"-max-buffered-bytes is the one budget", []string{"-max-buffered-bytes", "268435456"},
 			func(o service.Options) (any, any, any) {
 				return o.API.MaxBufferedBytes, o.MCP.MaxBufferedBytes, int64(268435456)
