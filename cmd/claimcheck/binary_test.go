@@ -35,6 +35,8 @@ func TestBinary(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	// First and alone: it measures a process's memory under load.
+	t.Run("serve memory under 60 MB calls", func(t *testing.T) { testServeMemory(t, bin) })
 	t.Run("exit codes", func(t *testing.T) { t.Parallel(); testExitCodes(t, bin) })
 	t.Run("pipes", func(t *testing.T) { t.Parallel(); testPipes(t, bin) })
 	t.Run("version", func(t *testing.T) { t.Parallel(); testVersion(t, bin) })
@@ -53,7 +55,6 @@ func TestBinary(t *testing.T) {
 	t.Run("serve connection limit", func(t *testing.T) { t.Parallel(); testServeConnLimit(t, bin) })
 	t.Run("serve TLS and h2c", func(t *testing.T) { t.Parallel(); testServeHTTP2(t, bin) })
 	t.Run("serve flags", func(t *testing.T) { t.Parallel(); testServeFlags(t, bin) })
-	t.Run("serve memory under 60 MB calls", func(t *testing.T) { t.Parallel(); testServeMemory(t, bin) })
 	t.Run("progress on a terminal", func(t *testing.T) { t.Parallel(); testProgressTerminal(t, bin) })
 	t.Run("no progress off a terminal", func(t *testing.T) { t.Parallel(); testNoProgressOffTerminal(t, bin) })
 }

@@ -226,7 +226,9 @@ func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io
 		srv.Close()
 		return exitUsage
 	}
-	if err := srv.Shutdown(sctx); err != nil {
+	// The listener is closed already; Shutdown closes it again (an error)
+	// when the serving goroutine has not yet seen it closed.
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, net.ErrClosed) {
 		fmt.Fprintf(stderr, "claimcheck: shutdown: %v\n", err)
 		return exitUsage
 	}
