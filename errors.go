@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/claimcheck/claimcheck/internal/jsonw"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
 // Code classifies an [Error]. Its string is the wire value of the error
@@ -119,18 +119,18 @@ func (e *Error) MarshalJSON() ([]byte, error) {
 // AppendJSON appends the error document (see [Error.MarshalJSON]) to dst.
 func (e *Error) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"error":{"code":`...)
-	dst = jsonw.AppendString(dst, string(e.Code))
+	dst = jsonwire.AppendString(dst, string(e.Code))
 	dst = append(dst, `,"path":`...)
-	dst = jsonw.AppendString(dst, e.Path)
+	dst = jsonwire.AppendString(dst, e.Path)
 	if e.Position >= 0 {
 		dst = append(dst, `,"position":`...)
 		dst = strconv.AppendInt(dst, int64(e.Position), 10)
 	}
 	if e.Limit != "" {
 		dst = append(dst, `,"limit":`...)
-		dst = jsonw.AppendString(dst, e.Limit)
+		dst = jsonwire.AppendString(dst, e.Limit)
 	}
 	dst = append(dst, `,"message":`...)
-	dst = jsonw.AppendString(dst, e.Message)
+	dst = jsonwire.AppendString(dst, e.Message)
 	return append(dst, "}}"...)
 }

@@ -2,6 +2,8 @@ module github.com/claimcheck/claimcheck
 
 go 1.26.0
 
+toolchain go1.26.10
+
 // The library packages (canon, multiset, rational, schema) import only the
 // standard library and apd: its BigInt is the integer under the rationals.
 require github.com/cockroachdb/apd/v3 v3.2.3

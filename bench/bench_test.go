@@ -240,6 +240,8 @@ func BenchmarkExecute(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			// The document's size, for the docs (ratios prints it).
+			b.ReportMetric(float64(len(doc)), "doc-bytes")
 		})
 	}
 	run("claimcheck-execute", func() error {

@@ -3,5 +3,5 @@
 // so that the peers (testify, go-cmp, goccy/go-json, bytedance/sonic,
 // minio/simdjson-go) never enter the library's go.mod.
 //
-// Run ./run.sh for the table in the README's performance section.
+// Run ./run.sh for the table in docs/performance.md, which a full run rewrites.
 package bench

@@ -7,15 +7,13 @@ import (
 	"testing"
 
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"pgregory.net/rapid"
 )
 
 // parsesLikeStrconv fails unless ParseNumber(lit) is the double
 // strconv.ParseFloat gives (the correctly rounded one), -0 folded.
-func parsesLikeStrconv(t interface {
-	Helper()
-	Fatalf(string, ...any)
-}, lit string) {
+func parsesLikeStrconv(t testutil.TB, lit string) {
 	t.Helper()
 	want, err := strconv.ParseFloat(lit, 64)
 	if err != nil || math.IsInf(want, 0) {

@@ -1,10 +1,10 @@
 package canon_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,19 +14,17 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
-
-// jsonNumber is RFC 8259 section 6's number grammar, the oracle for which
-// literals ParseNumber may accept.
-var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
 
 func isInvalidInput(err error) bool {
 	var e *claimcheck.Error
 	return errors.As(err, &e) && e.Code == claimcheck.InvalidInput
 }
 
-// FuzzParseNumber: ParseNumber accepts a literal exactly when it matches the
-// JSON number grammar and rounds to a finite double; an accepted literal's
+// FuzzParseNumber: ParseNumber accepts a literal exactly when it is one of
+// the JSON number grammar (jsonwire.ValidNumber, the grammar's owner, whose
+// own tests hold it to the RFC) and rounds to a finite double; an accepted literal's
 // key reads back as the same double and is what jcs.NumberToJSON writes.
 func FuzzParseNumber(f *testing.F) {
 	for _, seed := range []string{
@@ -42,7 +40,7 @@ func FuzzParseNumber(f *testing.F) {
 		s, err := canon.ParseNumber(lit)
 		want := false
 		var f float64
-		if jsonNumber.MatchString(lit) {
+		if jsonwire.ValidNumber(lit) {
 			var perr error
 			f, perr = strconv.ParseFloat(lit, 64)
 			want = perr == nil && !math.IsInf(f, 0)
@@ -99,6 +97,48 @@ func FuzzStringKey(f *testing.F) {
 		ref, err := jcs.Transform([]byte(key))
 		if err != nil || string(ref) != key {
 			t.Fatalf("jcs.Transform(%q) = %q, %v: key not canonical", key, ref, err)
+		}
+	})
+}
+
+// FuzzParseArray: ParseArray never panics; it refuses only with an
+// invalid_input *claimcheck.Error; and what it accepts is valid JSON that
+// encoding/json (with UseNumber) decodes to the same number of elements,
+// each the same canonical scalar by Of.
+func FuzzParseArray(f *testing.F) {
+	for _, s := range []string{`[]`, `[1,"a",null,true,false]`, ` [ 1.0 , -0 , 1e2 ] `, `[1e400]`, `[[1]]`, `{"a":1}`,
+		`[1,]`, "[\"\xff\"]", `["\ud800"]`, `["\u00e9\n"]`, `[1] [2]`, "\ufeff[]", `[9007199254740993]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := canon.ParseArray(data)
+		if err != nil {
+			var e *claimcheck.Error
+			if !errors.As(err, &e) || e.Code != claimcheck.InvalidInput {
+				t.Fatalf("ParseArray(%q): %v, want an invalid_input *claimcheck.Error", data, err)
+			}
+			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("ParseArray accepted %q, which is not JSON", data)
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		var xs []any
+		if err := dec.Decode(&xs); err != nil {
+			t.Fatalf("ParseArray accepted %q; encoding/json: %v", data, err)
+		}
+		if len(xs) != len(got) {
+			t.Fatalf("%q: %d elements, encoding/json %d", data, len(got), len(xs))
+		}
+		for i, x := range xs {
+			want, err := canon.Of(x)
+			if err != nil {
+				t.Fatalf("%q: element %d accepted, but Of(%v) refuses it: %v", data, i, x, err)
+			}
+			if want.Key() != got[i].Key() {
+				t.Fatalf("%q: element %d is %s, Of gives %s", data, i, got[i].Key(), want.Key())
+			}
 		}
 	})
 }

@@ -2,7 +2,7 @@ package canon
 
 import (
 	"github.com/claimcheck/claimcheck/internal/errs"
-	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
 )
 
 // ParseArray reads data, one JSON document that is an array of scalars, into
@@ -28,12 +28,12 @@ import (
 func ParseArray(data []byte) ([]Scalar, error) {
 	src := string(data)
 	// Every element costs at least one byte, so len(src)+1 records them all.
-	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 1, MaxChildren: len(src) + 1, ArrayElems: true})
+	doc, err := jsontape.Parse(src, jsontape.Options{MaxDepth: 1, MaxChildren: len(src) + 1, ArrayElems: true})
 	if err != nil {
 		return nil, errs.Invalid("", err.Error())
 	}
-	if k := doc.Nodes[0].Kind; k != jsontext.Array {
-		return nil, errs.Invalid("", "the document is "+kindName(k)+", not an array")
+	if k := doc.Nodes[0].Kind; k != jsontape.Array {
+		return nil, errs.Invalid("", "the document is "+k.Noun()+", not an array")
 	}
 	elems := doc.ArrayElems(0)
 	out := make([]Scalar, len(elems))
@@ -49,40 +49,23 @@ func ParseArray(data []byte) ([]Scalar, error) {
 
 // elemScalar converts one element the reader recorded; the error has no
 // path.
-func elemScalar(e *jsontext.Elem) (Scalar, error) {
+func elemScalar(e *jsontape.Elem) (Scalar, error) {
 	switch e.Kind {
-	case jsontext.Null:
+	case jsontape.Null:
 		return Scalar{}, nil
-	case jsontext.False:
+	case jsontape.False:
 		return BoolScalar(false), nil
-	case jsontext.True:
+	case jsontape.True:
 		return BoolScalar(true), nil
-	case jsontext.Number:
-		if e.Flags&jsontext.HasNum != 0 {
+	case jsontape.Number:
+		if e.Flags&jsontape.HasNum != 0 {
 			return NumberScalar(e.Num) // finite: a literal's nearest double
 		}
 		return ParseNumber(e.Raw)
-	case jsontext.String:
+	case jsontape.String:
 		return StringScalar(e.Str())
-	case jsontext.Array:
+	case jsontape.Array:
 		return Scalar{}, errs.Invalid("", "element is an array, not a scalar")
 	}
 	return Scalar{}, errs.Invalid("", "element is an object, not a scalar")
-}
-
-// kindName is a JSON kind with its article, as a message names it.
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case jsontext.Null:
-		return "null"
-	case jsontext.True, jsontext.False:
-		return "a boolean"
-	case jsontext.Number:
-		return "a number"
-	case jsontext.String:
-		return "a string"
-	case jsontext.Array:
-		return "an array"
-	}
-	return "an object"
 }

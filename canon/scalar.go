@@ -11,8 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck/internal/errs"
-	"github.com/claimcheck/claimcheck/internal/jsonnum"
-	"github.com/claimcheck/claimcheck/internal/jsonw"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
 // Kind is the JSON type of a [Scalar].
@@ -170,8 +169,8 @@ func invalidOffset(s string) int {
 // even; one that rounds to ±Inf (such as 1e400) is an *[claimcheck.Error], one that
 // underflows (such as 1e-400) is 0.
 func ParseNumber(lit string) (Scalar, error) {
-	n, fault := jsonnum.Parse(lit)
-	if fault != jsonnum.OK || n.Len != len(lit) {
+	n, fault := jsonwire.ParseNumber(lit)
+	if fault != jsonwire.OK || n.Len != len(lit) {
 		return Scalar{}, errs.Invalid("", "not a JSON number: "+strconv.Quote(lit))
 	}
 	if f, ok := n.Float(); ok {
@@ -412,7 +411,7 @@ func (s Scalar) AppendKey(dst []byte) []byte {
 	case Number:
 		return appendNumber(dst, s.num)
 	case String:
-		return jsonw.AppendString(dst, s.str)
+		return jsonwire.AppendString(dst, s.str)
 	}
 	return append(dst, "null"...)
 }

@@ -10,7 +10,7 @@
 // The JSON-RPC 2.0 layer is this package's own, not an SDK's: one
 // dispatcher ([Server.Answer]) answers the messages of both transports, so
 // they answer alike. Messages are read with the project's strict reader
-// (internal/jsontext): no recursion, so nesting of any depth is read, and
+// (internal/jsontape): no recursion, so nesting of any depth is read, and
 // nothing before or after the message (a byte order mark, trailing data).
 // The arguments of a tools/call reach the tool as the bytes they are in
 // the message, so its answer is the CLI's byte for byte: the same

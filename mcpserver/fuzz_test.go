@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
 )
 
 // fuzzSeeds are messages of every kind the transports meet: requests,
@@ -47,13 +47,13 @@ func fuzzServer() *Server { return New(Options{MaxDocumentBytes: 16, MaxConcurre
 // read from its full parse: whether it is a message the scanner follows
 // (an object, no member name repeated in it or in an object params), and
 // its id, method, params.name and arguments.
-func oracleScan(t *testing.T, doc *jsontext.Doc) (want scanResult) {
+func oracleScan(t *testing.T, doc *jsontape.Doc) (want scanResult) {
 	t.Helper()
 	root := &doc.Nodes[0]
-	if root.Kind == jsontext.Array {
+	if root.Kind == jsontape.Array {
 		want.batch = true
 	}
-	if root.Kind != jsontext.Object {
+	if root.Kind != jsontape.Object {
 		return want
 	}
 	want.ok = true
@@ -72,22 +72,22 @@ func oracleScan(t *testing.T, doc *jsontext.Doc) (want scanResult) {
 		v := &doc.Nodes[c]
 		switch name {
 		case "id":
-			if v.Kind == jsontext.Number || v.Kind == jsontext.String && utf8.ValidString(doc.Str(v)) {
+			if v.Kind == jsontape.Number || v.Kind == jsontape.String && utf8.ValidString(doc.Str(v)) {
 				want.id = []byte(doc.Src[v.Start:v.End])
 			}
 		case "method":
-			if v.Kind == jsontext.String {
+			if v.Kind == jsontape.String {
 				want.method = doc.Str(v)
 			}
 		case "params":
-			if v.Kind != jsontext.Object {
+			if v.Kind != jsontape.Object {
 				return
 			}
 			members(c, func(name string, c int) {
 				v := &doc.Nodes[c]
 				switch name {
 				case "name":
-					if v.Kind == jsontext.String {
+					if v.Kind == jsontape.String {
 						want.name = doc.Str(v)
 					}
 				case "arguments":
@@ -131,7 +131,7 @@ func FuzzScanner(f *testing.F) {
 		if cut := scan(frame, int(chunk)%17+1); !equalScan(cut, whole) {
 			t.Fatalf("in chunks of %d: %+v; at once: %+v", int(chunk)%17+1, cut, whole)
 		}
-		doc, err := jsontext.Parse(string(frame), jsontext.Options{MaxDepth: 2, MaxChildren: len(frame) + 1})
+		doc, err := jsontape.Parse(string(frame), jsontape.Options{MaxDepth: 2, MaxChildren: len(frame) + 1})
 		if err != nil {
 			return // not JSON: nothing to agree with but the answer (FuzzAnswer)
 		}
@@ -156,7 +156,7 @@ func FuzzScanner(f *testing.F) {
 		if problem != "" || req.params < 0 {
 			return
 		}
-		if f, _ := fields(doc, req.params, "name"); f[0] < 0 || doc.Nodes[f[0]].Kind != jsontext.String || !utf8.ValidString(doc.Str(&doc.Nodes[f[0]])) {
+		if f, _ := fields(doc, req.params, "name"); f[0] < 0 || doc.Nodes[f[0]].Kind != jsontape.String || !utf8.ValidString(doc.Str(&doc.Nodes[f[0]])) {
 			return
 		}
 		if got, want := s.answerScanned(whole, "", true), s.Answer(context.Background(), frame); !bytes.Equal(got, want) {
@@ -224,7 +224,7 @@ func FuzzAnswer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		ans := s.Answer(context.Background(), msg)
 		if ans == nil {
-			if _, err := jsontext.Parse(string(msg), jsontext.Options{}); err != nil {
+			if _, err := jsontape.Parse(string(msg), jsontape.Options{}); err != nil {
 				t.Fatalf("no answer to a message that is not JSON (%v)", err)
 			}
 			return

@@ -17,8 +17,8 @@ import (
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/httpjson"
-	"github.com/claimcheck/claimcheck/internal/jsontext"
-	"github.com/claimcheck/claimcheck/internal/jsonw"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -194,12 +194,12 @@ func (s *Server) answer(slot *slotHolder, frame []byte) []byte {
 	// The frame is not modified while doc is used, and doc is dropped
 	// before Answer returns: the string need not be a copy.
 	src := unsafe.String(&frame[0], len(frame))
-	doc, err := jsontext.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: 256})
+	doc, err := jsontape.Parse(src, jsontape.Options{MaxDepth: 3, MaxChildren: 256})
 	if err != nil {
 		return s.answerMalformed(slot, frame, err)
 	}
 	root := &doc.Nodes[0]
-	if root.Kind != jsontext.Array {
+	if root.Kind != jsontape.Array {
 		if out := s.answerMessage(slot, doc, 0, nil); len(out) > 0 {
 			return out
 		}
@@ -290,7 +290,7 @@ type request struct {
 
 // answerMessage appends the answer to the message at node i to dst, or
 // returns dst unchanged when none is due.
-func (s *Server) answerMessage(slot *slotHolder, doc *jsontext.Doc, i int, dst []byte) []byte {
+func (s *Server) answerMessage(slot *slotHolder, doc *jsontape.Doc, i int, dst []byte) []byte {
 	req, problem := envelope(doc, i)
 	if problem != "" {
 		return appendError(dst, req.id, CodeInvalidRequest, problem, nil)
@@ -323,11 +323,11 @@ func (s *Server) answerMessage(slot *slotHolder, doc *jsontext.Doc, i int, dst [
 // envelope reads the message at node i: its members, their types, and
 // whether it is a request (with an id) or a notification. It returns the
 // reason the message is not a request, or "".
-func envelope(doc *jsontext.Doc, i int) (req request, problem string) {
+func envelope(doc *jsontape.Doc, i int) (req request, problem string) {
 	req.params = -1
 	n := &doc.Nodes[i]
-	if n.Kind != jsontext.Object {
-		return req, "a message is an object, not " + kindName(n.Kind)
+	if n.Kind != jsontape.Object {
+		return req, "a message is an object, not " + n.Kind.Noun()
 	}
 	if n.Rec < n.Len {
 		return req, "too many members"
@@ -345,11 +345,11 @@ func envelope(doc *jsontext.Doc, i int) (req request, problem string) {
 		case "id":
 			bit = 2
 			switch v := &doc.Nodes[c]; {
-			case v.Kind == jsontext.Number, v.Kind == jsontext.String && utf8.ValidString(doc.Str(v)):
+			case v.Kind == jsontape.Number, v.Kind == jsontape.String && utf8.ValidString(doc.Str(v)):
 				req.id = []byte(doc.Src[v.Start:v.End])
 			default:
-				req.idProblem = "an id is a string or a number, not " + kindName(v.Kind)
-				if v.Kind == jsontext.String {
+				req.idProblem = "an id is a string or a number, not " + v.Kind.Noun()
+				if v.Kind == jsontape.String {
 					req.idProblem = "the id is not valid UTF-8"
 				}
 			}
@@ -377,16 +377,16 @@ func envelope(doc *jsontext.Doc, i int) (req request, problem string) {
 		switch {
 		case jsonrpc < 0:
 			problem = `missing member "jsonrpc"`
-		case doc.Nodes[jsonrpc].Kind != jsontext.String || doc.Str(&doc.Nodes[jsonrpc]) != "2.0":
+		case doc.Nodes[jsonrpc].Kind != jsontape.String || doc.Str(&doc.Nodes[jsonrpc]) != "2.0":
 			problem = `jsonrpc must be "2.0"`
 		case method < 0:
 			problem = `missing member "method"`
-		case doc.Nodes[method].Kind != jsontext.String:
-			problem = "method must be a string, not " + kindName(doc.Nodes[method].Kind)
+		case doc.Nodes[method].Kind != jsontape.String:
+			problem = "method must be a string, not " + doc.Nodes[method].Kind.Noun()
 		case !utf8.ValidString(doc.Str(&doc.Nodes[method])):
 			problem = "the method is not valid UTF-8"
-		case req.params >= 0 && doc.Nodes[req.params].Kind != jsontext.Object:
-			problem = "params must be an object, not " + kindName(doc.Nodes[req.params].Kind)
+		case req.params >= 0 && doc.Nodes[req.params].Kind != jsontape.Object:
+			problem = "params must be an object, not " + doc.Nodes[req.params].Kind.Noun()
 		case req.params >= 0 && doc.Nodes[req.params].Rec < doc.Nodes[req.params].Len:
 			problem = "params: too many members"
 		}
@@ -397,12 +397,12 @@ func envelope(doc *jsontext.Doc, i int) (req request, problem string) {
 	return req, problem
 }
 
-func (s *Server) initialize(dst []byte, doc *jsontext.Doc, req request) []byte {
+func (s *Server) initialize(dst []byte, doc *jsontape.Doc, req request) []byte {
 	if req.params < 0 {
 		return appendError(dst, req.id, CodeInvalidParams, `initialize needs params with "protocolVersion"`, nil)
 	}
 	f, problem := fields(doc, req.params, "protocolVersion")
-	if problem == "" && f[0] >= 0 && doc.Nodes[f[0]].Kind != jsontext.String {
+	if problem == "" && f[0] >= 0 && doc.Nodes[f[0]].Kind != jsontape.String {
 		problem = "protocolVersion must be a string"
 	}
 	if problem == "" && f[0] < 0 {
@@ -417,11 +417,11 @@ func (s *Server) initialize(dst []byte, doc *jsontext.Doc, req request) []byte {
 	}
 	res := make([]byte, 0, 512)
 	res = append(res, `{"protocolVersion":`...)
-	res = jsonw.AppendString(res, version)
+	res = jsonwire.AppendString(res, version)
 	res = append(res, `,"capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"claimcheck","title":"claimcheck","version":`...)
-	res = jsonw.AppendString(res, s.opts.Version)
+	res = jsonwire.AppendString(res, s.opts.Version)
 	res = append(res, `},"instructions":`...)
-	res = jsonw.AppendString(res, instructions)
+	res = jsonwire.AppendString(res, instructions)
 	res = append(res, '}')
 	return appendResult(dst, req.id, res)
 }
@@ -436,7 +436,7 @@ const instructions = "Exact checks of claimed results. Call a tool with its inpu
 // when absent) and returns the first problem: a repeated or non-UTF-8
 // name. Unknown members are no problem: MCP adds params members (_meta,
 // task) that this server has no use for.
-func fields(doc *jsontext.Doc, params int, names ...string) (idx []int, problem string) {
+func fields(doc *jsontape.Doc, params int, names ...string) (idx []int, problem string) {
 	idx = make([]int, len(names))
 	for k := range idx {
 		idx[k] = -1
@@ -460,7 +460,7 @@ func fields(doc *jsontext.Doc, params int, names ...string) (idx []int, problem 
 }
 
 // call answers a tools/call.
-func (s *Server) call(slot *slotHolder, dst []byte, doc *jsontext.Doc, req request) []byte {
+func (s *Server) call(slot *slotHolder, dst []byte, doc *jsontape.Doc, req request) []byte {
 	if req.params < 0 {
 		return appendError(dst, req.id, CodeInvalidParams, `tools/call needs params with "name"`, nil)
 	}
@@ -469,8 +469,8 @@ func (s *Server) call(slot *slotHolder, dst []byte, doc *jsontext.Doc, req reque
 	case problem != "":
 	case f[0] < 0:
 		problem = `tools/call needs params with "name"`
-	case doc.Nodes[f[0]].Kind != jsontext.String:
-		problem = "params.name must be a string, not " + kindName(doc.Nodes[f[0]].Kind)
+	case doc.Nodes[f[0]].Kind != jsontape.String:
+		problem = "params.name must be a string, not " + doc.Nodes[f[0]].Kind.Noun()
 	case !utf8.ValidString(doc.Str(&doc.Nodes[f[0]])):
 		problem = "params.name is not valid UTF-8"
 	}
@@ -561,7 +561,7 @@ func toolResult(out []byte, e *claimcheck.Error) []byte {
 
 // jsonString returns doc (valid UTF-8 JSON) as a JSON string.
 func jsonString(doc []byte) []byte {
-	return jsonw.AppendString(make([]byte, 0, len(doc)+len(doc)/8+2), unsafe.String(unsafe.SliceData(doc), len(doc)))
+	return jsonwire.AppendString(make([]byte, 0, len(doc)+len(doc)/8+2), unsafe.String(unsafe.SliceData(doc), len(doc)))
 }
 
 // appendResult appends a response with result (a JSON text).
@@ -584,7 +584,7 @@ func appendError(dst, id []byte, code int, msg string, data *claimcheck.Error) [
 	dst = append(dst, `,"error":{"code":`...)
 	dst = strconv.AppendInt(dst, int64(code), 10)
 	dst = append(dst, `,"message":`...)
-	dst = jsonw.AppendString(dst, msg)
+	dst = jsonwire.AppendString(dst, msg)
 	if data != nil {
 		dst = append(dst, `,"data":`...)
 		dst = data.AppendJSON(dst)
@@ -592,23 +592,7 @@ func appendError(dst, id []byte, code int, msg string, data *claimcheck.Error) [
 	return append(dst, "}}"...)
 }
 
-func quote(s string) string { return string(jsonw.AppendString(nil, s)) }
-
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case jsontext.Null:
-		return "null"
-	case jsontext.True, jsontext.False:
-		return "a boolean"
-	case jsontext.Number:
-		return "a number"
-	case jsontext.String:
-		return "a string"
-	case jsontext.Array:
-		return "an array"
-	}
-	return "an object"
-}
+func quote(s string) string { return string(jsonwire.AppendString(nil, s)) }
 
 // answerMalformed answers a frame that is not one JSON text (rules 1 and
 // 2 of Answer), following its envelope with a scanner.

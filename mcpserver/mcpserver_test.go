@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/claimcheck/claimcheck/internal/conformance"
-	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/mcpserver"
 	"github.com/claimcheck/claimcheck/schema"
@@ -209,7 +209,7 @@ func TestConformance(t *testing.T) {
 				}
 				where := c.name() + " " + cs.Name
 				sent++
-				if _, err := jsontext.Parse(string(input), jsontext.Options{}); err != nil {
+				if _, err := jsontape.Parse(string(input), jsontape.Options{}); err != nil {
 					notJSON++
 					_, ans := c.send(t, callMsg(i, tool.ID, input), 1)
 					r := decode(t, ans[0])

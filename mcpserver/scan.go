@@ -3,7 +3,7 @@ package mcpserver
 import (
 	"unicode/utf8"
 
-	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
 )
 
 // A scanner follows the structure of one message whose bytes are not all
@@ -17,7 +17,7 @@ import (
 //   - the punctuation of the message object and of its params object
 //     (whitespace, '{', '}', ':' and ','), strictly;
 //   - every member name, and every member value except params.arguments,
-//     whole, with the project's reader (package jsontext) once the value
+//     whole, with the project's reader (package jsontape) once the value
 //     has been read: these are the envelope;
 //   - of params.arguments, only where it ends: strings and escapes are
 //     followed, brackets are counted (not matched by kind), and the bytes
@@ -253,7 +253,7 @@ func (s *scanner) close() {
 
 // decodeName reads the member name in s.buf, recording a repeat.
 func (s *scanner) decodeName() string {
-	d, err := jsontext.Parse(string(s.buf), jsontext.Options{})
+	d, err := jsontape.Parse(string(s.buf), jsontape.Options{})
 	if err != nil {
 		s.st = sFail
 		return ""
@@ -273,18 +273,18 @@ func (s *scanner) endValue() {
 		s.res.hasArgs, s.res.argsLen = true, s.n
 		return
 	}
-	d, err := jsontext.Parse(string(s.buf), jsontext.Options{})
+	d, err := jsontape.Parse(string(s.buf), jsontape.Options{})
 	if err != nil {
 		s.st = sFail
 		return
 	}
 	root := &d.Nodes[0]
 	switch {
-	case s.level == 1 && s.member == "id" && (root.Kind == jsontext.Number || root.Kind == jsontext.String && utf8.ValidString(d.Str(root))):
+	case s.level == 1 && s.member == "id" && (root.Kind == jsontape.Number || root.Kind == jsontape.String && utf8.ValidString(d.Str(root))):
 		s.res.id = append([]byte(nil), s.buf...)
-	case s.level == 1 && s.member == "method" && root.Kind == jsontext.String:
+	case s.level == 1 && s.member == "method" && root.Kind == jsontape.String:
 		s.res.method = d.Str(root)
-	case s.level == 2 && s.member == "name" && root.Kind == jsontext.String:
+	case s.level == 2 && s.member == "name" && root.Kind == jsontape.String:
 		s.res.name = d.Str(root)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/claimcheck/claimcheck/internal/jsonw"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -31,24 +31,24 @@ func toolsList(maxDoc int64) []byte {
 			out = append(out, ',')
 		}
 		out = append(out, `{"name":`...)
-		out = jsonw.AppendString(out, t.ID)
+		out = jsonwire.AppendString(out, t.ID)
 		out = append(out, `,"title":`...)
-		out = jsonw.AppendString(out, title(t.ID))
+		out = jsonwire.AppendString(out, title(t.ID))
 		out = append(out, `,"description":`...)
-		out = jsonw.AppendString(out, Description(t, maxDoc))
+		out = jsonwire.AppendString(out, Description(t, maxDoc))
 		out = append(out, `,"inputSchema":`...)
 		out = append(out, t.InputSchema...)
 		out = append(out, `,"outputSchema":`...)
 		out = append(out, t.OutputSchema...)
 		out = append(out, `,"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}`...)
 		out = append(out, `,"_meta":{"claimcheck/version":`...)
-		out = jsonw.AppendString(out, t.Version)
+		out = jsonwire.AppendString(out, t.Version)
 		out = append(out, `,"claimcheck/limits":{`...)
 		for i, l := range t.Limits {
 			if i > 0 {
 				out = append(out, ',')
 			}
-			out = jsonw.AppendString(out, l.Name)
+			out = jsonwire.AppendString(out, l.Name)
 			out = append(out, ':')
 			out = strconv.AppendInt(out, int64(l.Value), 10)
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
 	"github.com/claimcheck/claimcheck/internal/errs"
-	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
 )
 
 // array returns the engine's view of one input array: its path, its length
@@ -18,7 +18,7 @@ import (
 //   - []any: canon.Of on each element (float64, string, nil and bool
 //     inline, with the same constructors canon.Of calls);
 //   - []canon.Scalar: as it is;
-//   - []jsontext.Elem, the elements package schema reads from a document:
+//   - []jsontape.Elem, the elements package schema reads from a document:
 //     their JSON text, or the double the reader computed for a number;
 //   - slices of bool, string, integer, float and json.Number types, named or
 //     not: read through reflect without boxing each element;
@@ -54,7 +54,7 @@ func array[T any](path string, xs []T) bag.Array {
 		}
 	case []canon.Scalar:
 		a.Fill = func(i int, dst []canon.Scalar) error { copy(dst, xs[i:]); return nil }
-	case []jsontext.Elem:
+	case []jsontape.Elem:
 		a.Fill = func(i int, dst []canon.Scalar) error {
 			for k := range dst {
 				s, err := elemScalar(path, i+k, &xs[i+k])
@@ -143,8 +143,8 @@ func residual[T, C any](path string, xs []C, baseT []T) bag.Array {
 			}
 			return len(js)
 		}
-	case []jsontext.Elem:
-		base := any(base).([]jsontext.Elem)
+	case []jsontape.Elem:
+		base := any(base).([]jsontape.Elem)
 		a.Same = func(i int, js []int32) int {
 			for k, j := range js {
 				if xs[i+k].Raw != base[j].Raw { // the same text is the same value
@@ -216,24 +216,24 @@ func reflectAt(xs any) func(i int) (canon.Scalar, error) {
 
 // elemScalar converts one array element of a JSON document; an element that
 // is an array or object, whatever it holds, is refused at its own path.
-func elemScalar(path string, i int, e *jsontext.Elem) (canon.Scalar, error) {
+func elemScalar(path string, i int, e *jsontape.Elem) (canon.Scalar, error) {
 	var s canon.Scalar
 	var err error
 	switch e.Kind {
-	case jsontext.Null:
+	case jsontape.Null:
 		return s, nil
-	case jsontext.False:
+	case jsontape.False:
 		return canon.BoolScalar(false), nil
-	case jsontext.True:
+	case jsontape.True:
 		return canon.BoolScalar(true), nil
-	case jsontext.Number:
-		if e.Flags&jsontext.HasNum != 0 {
+	case jsontape.Number:
+		if e.Flags&jsontape.HasNum != 0 {
 			return canon.NumberScalar(e.Num) // finite: it is a literal's nearest double
 		}
 		s, err = canon.ParseNumber(e.Raw)
-	case jsontext.String:
+	case jsontape.String:
 		s, err = canon.StringScalar(e.Str())
-	case jsontext.Array:
+	case jsontape.Array:
 		return s, errs.Invalid(errs.Index(path, i), "element is an array, not a scalar")
 	default:
 		return s, errs.Invalid(errs.Index(path, i), "element is an object, not a scalar")

@@ -6,14 +6,14 @@ import (
 	"testing"
 
 	"github.com/claimcheck/claimcheck/internal/conformance"
-	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/multiset"
 )
 
 // The conformance cases are documents; this package's API is typed. A case
 // runs here when its document is an input object: read with the library's
-// strict JSON reader (internal/jsontext), an object of exactly the tool's
+// strict JSON reader (internal/jsontape), an object of exactly the tool's
 // members, each once, whose arrays are arrays. Their elements become the Go
 // values a caller would pass: null, booleans, strings (invalid UTF-8 and
 // lone surrogates kept as bytes, for canon to refuse), json.Number for
@@ -26,9 +26,9 @@ const jsonLayer = "JSON-layer case: run by package schema"
 
 // decodeObject reads the object at node i with exactly the given member
 // names; it returns each name's node, or ok false.
-func decodeObject(d *jsontext.Doc, i int, names []string) (nodes []int, ok bool) {
+func decodeObject(d *jsontape.Doc, i int, names []string) (nodes []int, ok bool) {
 	n := &d.Nodes[i]
-	if n.Kind != jsontext.Object || n.Len != len(names) || n.Rec != n.Len {
+	if n.Kind != jsontape.Object || n.Len != len(names) || n.Rec != n.Len {
 		return nil, false
 	}
 	nodes = make([]int, len(names))
@@ -50,24 +50,24 @@ func decodeObject(d *jsontext.Doc, i int, names []string) (nodes []int, ok bool)
 }
 
 // decodeArray returns the elements of the array at node i as Go values.
-func decodeArray(d *jsontext.Doc, i int) ([]any, bool) {
+func decodeArray(d *jsontape.Doc, i int) ([]any, bool) {
 	n := &d.Nodes[i]
-	if n.Kind != jsontext.Array || n.Rec != n.Len {
+	if n.Kind != jsontape.Array || n.Rec != n.Len {
 		return nil, false
 	}
 	out := make([]any, 0, n.Len)
 	for _, e := range d.ArrayElems(i) {
 		var v any
 		switch e.Kind {
-		case jsontext.True, jsontext.False:
-			v = e.Kind == jsontext.True
-		case jsontext.Number:
+		case jsontape.True, jsontape.False:
+			v = e.Kind == jsontape.True
+		case jsontape.Number:
 			v = json.Number(e.Raw)
-		case jsontext.String:
+		case jsontape.String:
 			v = e.Str()
-		case jsontext.Array:
+		case jsontape.Array:
 			v = []any{}
-		case jsontext.Object:
+		case jsontape.Object:
 			v = map[string]any{}
 		}
 		out = append(out, v)
@@ -75,8 +75,8 @@ func decodeArray(d *jsontext.Doc, i int) ([]any, bool) {
 	return out, true
 }
 
-func parseInput(doc []byte) (*jsontext.Doc, bool) {
-	d, err := jsontext.Parse(string(doc), jsontext.Options{MaxDepth: 3, MaxChildren: 1 << 20, ArrayElems: true})
+func parseInput(doc []byte) (*jsontape.Doc, bool) {
+	d, err := jsontape.Parse(string(doc), jsontape.Options{MaxDepth: 3, MaxChildren: 1 << 20, ArrayElems: true})
 	return d, err == nil
 }
 

@@ -5,8 +5,8 @@ import (
 
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
-	"github.com/claimcheck/claimcheck/internal/jsontext"
-	"github.com/claimcheck/claimcheck/internal/jsonw"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
 // DifferenceInput is the input of the multiset-difference-check tool: two
@@ -96,7 +96,7 @@ func CheckDifference[T, C any](in DifferenceInput[T, C], lim Limits) (Difference
 	// Package schema's elements, the one caller of this type, live in a
 	// document it never changes while the result is in use, and it never
 	// asks for the residuals: no copy.
-	_, internal := any(in.Left).([]jsontext.Elem)
+	_, internal := any(in.Left).([]jsontape.Elem)
 	m := t.First()
 	if m == nil {
 		r := DifferenceResult{Valid: true, ReferenceVersion: ReferenceVersion, tally: t}
@@ -194,7 +194,7 @@ func (d DifferenceDiscrepancy) MarshalJSON() ([]byte, error) { return d.appendJS
 
 func (d DifferenceDiscrepancy) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"path":`...)
-	dst = jsonw.AppendString(dst, d.Path)
+	dst = jsonwire.AppendString(dst, d.Path)
 	dst = append(dst, `,"expected":`...)
 	dst = appendScalarOrNull(dst, d.Expected)
 	dst = append(dst, `,"actual":`...)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
-	"github.com/claimcheck/claimcheck/internal/jsonw"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
 // EqualityInput is the input of the multiset-equality-check tool: two arrays
@@ -143,7 +143,7 @@ func (d EqualityDiscrepancy) MarshalJSON() ([]byte, error) { return d.appendJSON
 
 func (d EqualityDiscrepancy) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"path":`...)
-	dst = jsonw.AppendString(dst, d.Path)
+	dst = jsonwire.AppendString(dst, d.Path)
 	dst = append(dst, `,"expected":"`...)
 	dst = appendInt(dst, d.Expected)
 	dst = append(dst, `","actual":"`...)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
-	"github.com/claimcheck/claimcheck/internal/jsonw"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
 // ReferenceVersion is the reference_version of both multiset tools' outputs.
@@ -93,12 +93,12 @@ func appendResult[D interface{ appendJSON([]byte) []byte }](dst []byte, valid bo
 		dst = append(dst, `{"valid":true`...)
 	} else {
 		dst = append(dst, `{"valid":false,"reason":`...)
-		dst = jsonw.AppendString(dst, string(reason))
+		dst = jsonwire.AppendString(dst, string(reason))
 		dst = append(dst, `,"discrepancy":`...)
 		dst = (*d).appendJSON(dst)
 	}
 	dst = append(dst, `,"reference_version":`...)
-	dst = jsonw.AppendString(dst, refVersion)
+	dst = jsonwire.AppendString(dst, refVersion)
 	return append(dst, '}'), nil
 }
 

@@ -36,11 +36,7 @@ func addWords(x, y *Rat, sub bool) (Rat, bool) {
 
 // add64 is add for parts below 2^64.
 func add64(x, y *Rat, sub bool) (Rat, bool) {
-	nx, negx, dx, ok := x.parts64()
-	if !ok {
-		return Rat{}, false
-	}
-	ny, negy, dy, ok := y.parts64()
+	nx, negx, dx, ny, negy, dy, ok := pair64(x, y)
 	if !ok {
 		return Rat{}, false
 	}
@@ -82,11 +78,7 @@ func add64(x, y *Rat, sub bool) (Rat, bool) {
 
 // add128 is add for parts below 2^128.
 func add128(x, y *Rat, sub bool) (Rat, bool) {
-	nx, negx, dx, ok := x.parts128()
-	if !ok {
-		return Rat{}, false
-	}
-	ny, negy, dy, ok := y.parts128()
+	nx, negx, dx, ny, negy, dy, ok := pair128(x, y)
 	if !ok {
 		return Rat{}, false
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/claimcheck/claimcheck"
-	"github.com/claimcheck/claimcheck/internal/jsonw"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 	"github.com/claimcheck/claimcheck/internal/rattext"
 	"github.com/cockroachdb/apd/v3"
 )
@@ -388,7 +388,7 @@ func (r Result) AppendJSON(dst []byte) ([]byte, error) {
 	if r.Reason == "" {
 		dst = append(dst, "null"...)
 	} else {
-		dst = jsonw.AppendString(dst, string(r.Reason))
+		dst = jsonwire.AppendString(dst, string(r.Reason))
 	}
 	dst = append(dst, `,"value":`...)
 	dst = appendRat(dst, r.Value)
@@ -399,7 +399,7 @@ func (r Result) AppendJSON(dst []byte) ([]byte, error) {
 		dst = d.appendJSON(dst)
 	}
 	dst = append(dst, `,"reference_version":`...)
-	dst = jsonw.AppendString(dst, r.ReferenceVersion)
+	dst = jsonwire.AppendString(dst, r.ReferenceVersion)
 	return append(dst, '}'), nil
 }
 
@@ -499,9 +499,9 @@ func (d Discrepancy) MarshalJSON() ([]byte, error) {
 
 func (d *Discrepancy) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"field":`...)
-	dst = jsonw.AppendString(dst, string(d.Field))
+	dst = jsonwire.AppendString(dst, string(d.Field))
 	dst = append(dst, `,"claimed_value":`...)
-	dst = jsonw.AppendString(dst, d.ClaimedValue)
+	dst = jsonwire.AppendString(dst, d.ClaimedValue)
 	dst = append(dst, `,"canonical_claim":`...)
 	dst = appendRat(dst, &d.CanonicalClaim)
 	dst = append(dst, `,"actual_value":`...)
@@ -518,7 +518,7 @@ func (d *Discrepancy) appendJSON(dst []byte) []byte {
 	if d.DivisorText == "" {
 		dst = append(dst, "null"...)
 	} else {
-		dst = jsonw.AppendString(dst, d.DivisorText)
+		dst = jsonwire.AppendString(dst, d.DivisorText)
 	}
 	return append(dst, '}')
 }

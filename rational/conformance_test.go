@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/claimcheck/claimcheck/internal/conformance"
-	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/rational"
 )
@@ -45,15 +45,15 @@ func TestConformance(t *testing.T) {
 }
 
 // decodeInput reads a conformance input document with the library's strict
-// JSON reader (internal/jsontext) and keeps it when it is an object of
+// JSON reader (internal/jsontape) and keeps it when it is an object of
 // exactly the members expression and claimed_value (strings) and
 // require_canonical (a boolean), each once. Strings may hold invalid UTF-8
 // (kept as bytes) and lone surrogate escapes (kept as their 3-byte
 // generalized UTF-8 form), which CheckRational must report itself. Anything
 // else is a JSON-layer case: ok is false.
 func decodeInput(doc []byte) (in rational.Input, ok bool) {
-	d, err := jsontext.Parse(string(doc), jsontext.Options{MaxDepth: 1, MaxChildren: 4})
-	if err != nil || d.Nodes[0].Kind != jsontext.Object || d.Nodes[0].Len != 3 {
+	d, err := jsontape.Parse(string(doc), jsontape.Options{MaxDepth: 1, MaxChildren: 4})
+	if err != nil || d.Nodes[0].Kind != jsontape.Object || d.Nodes[0].Len != 3 {
 		return in, false
 	}
 	seen := map[string]bool{}
@@ -65,12 +65,12 @@ func decodeInput(doc []byte) (in rational.Input, ok bool) {
 		}
 		seen[name] = true
 		switch {
-		case name == "expression" && n.Kind == jsontext.String:
+		case name == "expression" && n.Kind == jsontape.String:
 			in.Expression = d.Str(n)
-		case name == "claimed_value" && n.Kind == jsontext.String:
+		case name == "claimed_value" && n.Kind == jsontape.String:
 			in.ClaimedValue = d.Str(n)
-		case name == "require_canonical" && (n.Kind == jsontext.True || n.Kind == jsontext.False):
-			in.RequireCanonical = n.Kind == jsontext.True
+		case name == "require_canonical" && (n.Kind == jsontape.True || n.Kind == jsontape.False):
+			in.RequireCanonical = n.Kind == jsontape.True
 		default:
 			return in, false
 		}

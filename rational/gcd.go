@@ -96,3 +96,19 @@ func modWord(a *apd.BigInt, m uint64) uint64 {
 	}
 	return r
 }
+
+// pair64 is parts64 of both operands; ok is false unless both fit.
+func pair64(x, y *Rat) (nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64, ok bool) {
+	if nx, negx, dx, ok = x.parts64(); ok {
+		ny, negy, dy, ok = y.parts64()
+	}
+	return
+}
+
+// pair128 is parts128 of both operands; ok is false unless both fit.
+func pair128(x, y *Rat) (nx u128, negx bool, dx, ny u128, negy bool, dy u128, ok bool) {
+	if nx, negx, dx, ok = x.parts128(); ok {
+		ny, negy, dy, ok = y.parts128()
+	}
+	return
+}

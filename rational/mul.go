@@ -39,11 +39,7 @@ func mulWords(x, y *Rat, quo bool) (Rat, bool) {
 
 // mul64 is mul for parts below 2^64.
 func mul64(x, y *Rat, quo bool) (Rat, bool) {
-	nx, negx, dx, ok := x.parts64()
-	if !ok {
-		return Rat{}, false
-	}
-	ny, negy, dy, ok := y.parts64()
+	nx, negx, dx, ny, negy, dy, ok := pair64(x, y)
 	if !ok {
 		return Rat{}, false
 	}
@@ -61,11 +57,7 @@ func mul64(x, y *Rat, quo bool) (Rat, bool) {
 
 // mul128 is mul for parts below 2^128.
 func mul128(x, y *Rat, quo bool) (Rat, bool) {
-	nx, negx, dx, ok := x.parts128()
-	if !ok {
-		return Rat{}, false
-	}
-	ny, negy, dy, ok := y.parts128()
+	nx, negx, dx, ny, negy, dy, ok := pair128(x, y)
 	if !ok {
 		return Rat{}, false
 	}

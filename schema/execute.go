@@ -6,8 +6,8 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
-	"github.com/claimcheck/claimcheck/internal/jsontext"
-	"github.com/claimcheck/claimcheck/internal/jsonw"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 	"github.com/claimcheck/claimcheck/multiset"
 )
 
@@ -85,24 +85,49 @@ func (s *served) execute(input []byte) (Output, error) {
 // nothing it holds (array elements, as Go values) is used any more. Nothing
 // a tool returns refers to the tape: scalars and paths refer to src, which
 // is the caller's own copy of the input.
-func parse(src string, maxItems int, arrays bool) (*jsontext.Doc, error) {
-	doc := docs.Get().(*jsontext.Doc)
-	if err := doc.Parse(src, jsontext.Options{MaxDepth: 3, MaxChildren: maxItems + 1, ArrayElems: arrays}); err != nil {
+func parse(src string, maxItems int, arrays bool) (*jsontape.Doc, error) {
+	doc := docs.Get().(*jsontape.Doc)
+	if err := doc.Parse(src, jsontape.Options{MaxDepth: 3, MaxChildren: maxItems + 1, ArrayElems: arrays}); err != nil {
 		release(doc)
 		return nil, errs.Invalid("", err.Error())
 	}
 	return doc, nil
 }
 
+// root is the preamble of every tool: it parses src (see parse) and reads
+// the root object's members (see object), whose nodes it writes to m. The
+// caller releases the Doc; on an error there is none to release.
+func root(src string, maxItems int, arrays bool, names []string, m []int) (*jsontape.Doc, error) {
+	doc, err := parse(src, maxItems, arrays)
+	if err != nil {
+		return nil, err
+	}
+	if err := object(doc, 0, "", names, m); err != nil {
+		release(doc)
+		return nil, err
+	}
+	return doc, nil
+}
+
+// wantArrays checks, in order, that the node of each path is an array.
+func wantArrays(doc *jsontape.Doc, nodes []int, paths []string) error {
+	for k, path := range paths {
+		if err := wantArray(doc, nodes[k], path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // docs keeps parsed documents' tapes for reuse: for a document of many
 // elements, allocating and zeroing the tape (and collecting it) costs a
 // large part of a check.
-var docs = sync.Pool{New: func() any { return new(jsontext.Doc) }}
+var docs = sync.Pool{New: func() any { return new(jsontape.Doc) }}
 
 // maxPooledElems is the largest tape release keeps (4 MiB of elements).
 const maxPooledElems = 1 << 17
 
-func release(doc *jsontext.Doc) {
+func release(doc *jsontape.Doc) {
 	if cap(doc.Elems) > maxPooledElems {
 		return
 	}
@@ -114,10 +139,10 @@ func release(doc *jsontext.Doc) {
 // document order (a name that is not valid Unicode: the object's path; an
 // unknown or repeated name: the member's path), then missing members in
 // schema order. It returns each name's node.
-func object(doc *jsontext.Doc, i int, path string, names []string, out []int) error {
+func object(doc *jsontape.Doc, i int, path string, names []string, out []int) error {
 	n := &doc.Nodes[i]
-	if n.Kind != jsontext.Object {
-		return errs.Invalid(path, describe(path)+" must be an object, not "+kindName(n.Kind))
+	if n.Kind != jsontape.Object {
+		return errs.Invalid(path, describe(path)+" must be an object, not "+n.Kind.Noun())
 	}
 	for k := range out {
 		out[k] = -1
@@ -134,10 +159,10 @@ func object(doc *jsontext.Doc, i int, path string, names []string, out []int) er
 			k++
 		}
 		if k == len(names) {
-			return errs.Invalid(memberPath(path, name), "unknown member "+string(jsonw.AppendString(nil, name)))
+			return errs.Invalid(memberPath(path, name), "unknown member "+string(jsonwire.AppendString(nil, name)))
 		}
 		if out[k] >= 0 {
-			return errs.Invalid(memberPath(path, name), "duplicate member "+string(jsonw.AppendString(nil, name)))
+			return errs.Invalid(memberPath(path, name), "duplicate member "+string(jsonwire.AppendString(nil, name)))
 		}
 		out[k] = c
 		c = mn.Skip
@@ -151,7 +176,7 @@ func object(doc *jsontext.Doc, i int, path string, names []string, out []int) er
 }
 
 func memberPath(path, name string) string {
-	return string(jsonw.AppendPointerToken([]byte(path), name))
+	return string(jsonwire.AppendPointerToken([]byte(path), name))
 }
 
 func describe(path string) string {
@@ -161,32 +186,16 @@ func describe(path string) string {
 	return path
 }
 
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case jsontext.Null:
-		return "null"
-	case jsontext.True, jsontext.False:
-		return "a boolean"
-	case jsontext.Number:
-		return "a number"
-	case jsontext.String:
-		return "a string"
-	case jsontext.Array:
-		return "an array"
-	}
-	return "an object"
-}
-
-func wantArray(doc *jsontext.Doc, i int, path string) error {
-	if k := doc.Nodes[i].Kind; k != jsontext.Array {
-		return errs.Invalid(path, path+" must be an array, not "+kindName(k))
+func wantArray(doc *jsontape.Doc, i int, path string) error {
+	if k := doc.Nodes[i].Kind; k != jsontape.Array {
+		return errs.Invalid(path, path+" must be an array, not "+k.Noun())
 	}
 	return nil
 }
 
 // elems returns the elements of the array at node i, for package multiset
 // to read.
-func elems(doc *jsontext.Doc, i int) []jsontext.Elem { return doc.ArrayElems(i) }
+func elems(doc *jsontape.Doc, i int) []jsontape.Elem { return doc.ArrayElems(i) }
 
 var (
 	equalityNames   = []string{"source", "claim"}
@@ -196,21 +205,16 @@ var (
 )
 
 func executeEquality(lim multiset.Limits, text string) (Output, error) {
-	doc, err := parse(text, lim.MaxItems, true)
+	var m [2]int
+	doc, err := root(text, lim.MaxItems, true, equalityNames, m[:])
 	if err != nil {
 		return Output{}, err
 	}
 	defer release(doc)
-	var m [2]int
-	if err := object(doc, 0, "", equalityNames, m[:]); err != nil {
+	if err := wantArrays(doc, m[:], []string{"/source", "/claim"}); err != nil {
 		return Output{}, err
 	}
-	for k, name := range equalityNames {
-		if err := wantArray(doc, m[k], "/"+name); err != nil {
-			return Output{}, err
-		}
-	}
-	res, err := multiset.CheckEquality(multiset.EqualityInput[jsontext.Elem, jsontext.Elem]{Source: elems(doc, m[0]), Claim: elems(doc, m[1])}, lim)
+	res, err := multiset.CheckEquality(multiset.EqualityInput[jsontape.Elem, jsontape.Elem]{Source: elems(doc, m[0]), Claim: elems(doc, m[1])}, lim)
 	if err != nil {
 		return Output{}, err
 	}
@@ -219,35 +223,27 @@ func executeEquality(lim multiset.Limits, text string) (Output, error) {
 }
 
 func executeDifference(lim multiset.Limits, src string) (Output, error) {
-	doc, err := parse(src, lim.MaxItems, true)
+	var m [3]int
+	doc, err := root(src, lim.MaxItems, true, differenceNames, m[:])
 	if err != nil {
 		return Output{}, err
 	}
 	defer release(doc)
-	var m [3]int
-	if err := object(doc, 0, "", differenceNames, m[:]); err != nil {
+	if err := wantArrays(doc, m[:2], []string{"/left", "/right"}); err != nil {
 		return Output{}, err
-	}
-	for k, name := range differenceNames[:2] {
-		if err := wantArray(doc, m[k], "/"+name); err != nil {
-			return Output{}, err
-		}
 	}
 	var c [2]int
 	if err := object(doc, m[2], "/claim", claimNames, c[:]); err != nil {
 		return Output{}, err
 	}
-	paths := [4]string{"/left", "/right", "/claim/left_only", "/claim/right_only"}
-	nodes := [4]int{m[0], m[1], c[0], c[1]}
-	for k := 2; k < 4; k++ {
-		if err := wantArray(doc, nodes[k], paths[k]); err != nil {
-			return Output{}, err
-		}
+	if err := wantArrays(doc, c[:], []string{"/claim/left_only", "/claim/right_only"}); err != nil {
+		return Output{}, err
 	}
-	res, err := multiset.CheckDifference(multiset.DifferenceInput[jsontext.Elem, jsontext.Elem]{
+	nodes := [4]int{m[0], m[1], c[0], c[1]}
+	res, err := multiset.CheckDifference(multiset.DifferenceInput[jsontape.Elem, jsontape.Elem]{
 		Left:  elems(doc, nodes[0]),
 		Right: elems(doc, nodes[1]),
-		Claim: multiset.DifferenceClaim[jsontext.Elem]{LeftOnly: elems(doc, nodes[2]), RightOnly: elems(doc, nodes[3])},
+		Claim: multiset.DifferenceClaim[jsontape.Elem]{LeftOnly: elems(doc, nodes[2]), RightOnly: elems(doc, nodes[3])},
 	}, lim)
 	if err != nil {
 		return Output{}, err

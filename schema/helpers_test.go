@@ -14,18 +14,13 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
-// tb is what the checks need of *testing.T, *testing.F and *rapid.T.
-type tb interface {
-	Helper()
-	Fatalf(format string, args ...any)
-}
-
 // seed reads the contract's descriptor of a tool from the module's testdata,
 // member by member.
-func seed(t tb, id string) map[string]json.RawMessage {
+func seed(t testutil.TB, id string) map[string]json.RawMessage {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(conformance.Dir(), "seeds", id+".json"))
 	if err != nil {
@@ -39,7 +34,7 @@ func seed(t tb, id string) map[string]json.RawMessage {
 }
 
 // members returns the names and values of a JSON object in document order.
-func members(t tb, obj []byte) ([]string, []json.RawMessage) {
+func members(t testutil.TB, obj []byte) ([]string, []json.RawMessage) {
 	t.Helper()
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
@@ -65,7 +60,7 @@ func members(t tb, obj []byte) ([]string, []json.RawMessage) {
 // checkMemberOrder checks that the members of doc appear in the order of
 // the schema's properties, recursively for object members whose subschema
 // has properties.
-func checkMemberOrder(t tb, schemaDoc, doc []byte) {
+func checkMemberOrder(t testutil.TB, schemaDoc, doc []byte) {
 	t.Helper()
 	snames, svals := members(t, schemaDoc)
 	var props json.RawMessage
@@ -102,7 +97,7 @@ var (
 
 // compile compiles a JSON Schema document with the independent validator
 // (draft 2020-12, the default), once per document.
-func compile(t tb, doc []byte) *jsonschema.Schema {
+func compile(t testutil.TB, doc []byte) *jsonschema.Schema {
 	t.Helper()
 	compiledMu.Lock()
 	defer compiledMu.Unlock()
@@ -155,7 +150,7 @@ const errorDocSchema = `{
 
 // checkErrorDoc checks that err is an *claimcheck.Error whose JSON form is an
 // error document of tool with a code Execute may give for a served tool.
-func checkErrorDoc(t tb, tool *schema.Tool, err error) *claimcheck.Error {
+func checkErrorDoc(t testutil.TB, tool *schema.Tool, err error) *claimcheck.Error {
 	t.Helper()
 	var e *claimcheck.Error
 	if !errors.As(err, &e) {
@@ -183,7 +178,7 @@ func checkErrorDoc(t tb, tool *schema.Tool, err error) *claimcheck.Error {
 
 // checkOutputDoc checks an output document against the tool's output schema
 // and its member order.
-func checkOutputDoc(t tb, tool *schema.Tool, out []byte) {
+func checkOutputDoc(t testutil.TB, tool *schema.Tool, out []byte) {
 	t.Helper()
 	if err := validate(compile(t, tool.OutputSchema), out); err != nil {
 		t.Fatalf("output %s does not validate against the output schema of %s: %v", out, tool.ID, err)

@@ -3,41 +3,38 @@ package schema
 import (
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
-	"github.com/claimcheck/claimcheck/internal/jsontext"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
 	"github.com/claimcheck/claimcheck/internal/rattext"
 	"github.com/claimcheck/claimcheck/rational"
 )
 
 func executeRational(lim rational.Limits, src string) (Output, error) {
-	doc, err := parse(src, len(rationalNames)+1, false)
+	var m [3]int
+	doc, err := root(src, len(rationalNames)+1, false, rationalNames, m[:])
 	if err != nil {
 		return Output{}, err
 	}
 	defer release(doc)
-	var m [3]int
-	if err := object(doc, 0, "", rationalNames, m[:]); err != nil {
-		return Output{}, err
-	}
 	exprNode, claimNode, canonNode := &doc.Nodes[m[0]], &doc.Nodes[m[1]], &doc.Nodes[m[2]]
-	if exprNode.Kind != jsontext.String {
-		return Output{}, errs.Invalid("/expression", "expression must be a string, not "+kindName(exprNode.Kind))
+	if exprNode.Kind != jsontape.String {
+		return Output{}, errs.Invalid("/expression", "expression must be a string, not "+exprNode.Kind.Noun())
 	}
 	in := rational.Input{Expression: doc.Str(exprNode)}
 	// The contract checks the expression's text (step 2) before the types of
 	// claimed_value (3) and require_canonical (4), so a type error waits for
 	// the expression's check.
 	var claimTypeErr, canonTypeErr *claimcheck.Error
-	if claimNode.Kind == jsontext.String {
+	if claimNode.Kind == jsontape.String {
 		in.ClaimedValue = doc.Str(claimNode)
 	} else {
-		claimTypeErr = errs.Invalid("/claimed_value", "claimed_value must be a string, not "+kindName(claimNode.Kind))
+		claimTypeErr = errs.Invalid("/claimed_value", "claimed_value must be a string, not "+claimNode.Kind.Noun())
 	}
 	switch canonNode.Kind {
-	case jsontext.True:
+	case jsontape.True:
 		in.RequireCanonical = true
-	case jsontext.False:
+	case jsontape.False:
 	default:
-		canonTypeErr = errs.Invalid("/require_canonical", "require_canonical must be a boolean, not "+kindName(canonNode.Kind))
+		canonTypeErr = errs.Invalid("/require_canonical", "require_canonical must be a boolean, not "+canonNode.Kind.Noun())
 	}
 	if claimTypeErr != nil || canonTypeErr != nil {
 		// Steps 2 to 4 in their order, as CheckRational runs them; one of

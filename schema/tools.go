@@ -11,7 +11,7 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
-	"github.com/claimcheck/claimcheck/internal/jsonw"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 	"github.com/claimcheck/claimcheck/multiset"
 	"github.com/claimcheck/claimcheck/rational"
 )
@@ -146,7 +146,7 @@ func (t *Tool) equal(u *Tool) bool {
 func (t *Tool) appendJSON(dst []byte) ([]byte, error) {
 	str := func(name, v string) {
 		dst = append(dst, name...)
-		dst = jsonw.AppendString(dst, v)
+		dst = jsonwire.AppendString(dst, v)
 	}
 	list := func(name string, vs []string) {
 		dst = append(dst, name...)
@@ -155,7 +155,7 @@ func (t *Tool) appendJSON(dst []byte) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = jsonw.AppendString(dst, v)
+			dst = jsonwire.AppendString(dst, v)
 		}
 		dst = append(dst, ']')
 	}
@@ -183,7 +183,7 @@ func (t *Tool) appendJSON(dst []byte) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = jsonw.AppendString(dst, l.Name)
+		dst = jsonwire.AppendString(dst, l.Name)
 		dst = append(dst, ':')
 		dst = strconv.AppendInt(dst, int64(l.Value), 10)
 	}

@@ -4,7 +4,8 @@
 //
 // A group is a benchmark name without its last element
 // (BenchmarkEquality/10000); its claimcheck line is the peer whose name is
-// "claimcheck" or starts with "claimcheck-" (the first such).
+// "claimcheck" or starts with "claimcheck-" (the first such), or, for
+// rational's BenchmarkTiers, "tiers=all" (the package's own tiers).
 //
 // It then prints the performance targets as ratios of medians from the same
 // input: claimcheck's time over the faster of the named peers, beside the
@@ -24,7 +25,7 @@ import (
 
 var line = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)$`)
 
-type stats struct{ ns, bytes, allocs []float64 }
+type stats struct{ ns, bytes, allocs, docBytes []float64 }
 
 func median(xs []float64) float64 {
 	if len(xs) == 0 {
@@ -66,6 +67,8 @@ func main() {
 				st.bytes = append(st.bytes, v)
 			case "allocs/op":
 				st.allocs = append(st.allocs, v)
+			case "doc-bytes":
+				st.docBytes = append(st.docBytes, v)
 			}
 		}
 	}
@@ -76,12 +79,40 @@ func main() {
 	}
 	for _, name := range order {
 		g, peer := group(name)
-		if _, ok := base[g]; !ok && (peer == "claimcheck" || strings.HasPrefix(peer, "claimcheck-")) {
+		if _, ok := base[g]; !ok && (peer == "claimcheck" || strings.HasPrefix(peer, "claimcheck-") || peer == "tiers=all") {
 			base[g] = median(all[name].ns)
 		}
 	}
 	printTable(order, all, base, group)
 	printTargets(all)
+	printSizes(order, all)
+}
+
+// printSizes prints the size of every input document a benchmark group
+// reported (its doc-bytes metric), so that the docs quote measured sizes.
+func printSizes(order []string, all map[string]*stats) {
+	seen := map[string]bool{}
+	for _, name := range order {
+		st := all[name]
+		g := name[:strings.LastIndexByte(name, '/')]
+		if len(st.docBytes) == 0 || seen[g] {
+			continue
+		}
+		if len(seen) == 0 {
+			fmt.Println()
+		}
+		seen[g] = true
+		fmt.Printf("%s's document: %s bytes.\n", strings.TrimPrefix(g, "Benchmark"), thousands(int64(median(st.docBytes))))
+	}
+}
+
+// thousands writes n with a comma every three digits.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // A target is claimcheck's row over the fastest of some peer rows.

@@ -21,25 +21,11 @@ func batchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	workers := fs.Int("j", runtime.NumCPU(), "check up to `N` lines in parallel")
 	maxLine := fs.Int64("max-line-bytes", defaultMaxBytes, "refuse a line of more `bytes` (not counting its line ending) with limit_exceeded")
 	summarize := fs.Bool("summary", false, "at the end, write to stderr the count of lines by verdict, by reason and by error code, each with its first line")
-	pos, code, ok := parseFlags(fs, args, stdout, stderr, batchSynopsis)
+	t, unknown, file, code, ok := toolArgs(fs, args, stdout, stderr, batchSynopsis,
+		func() string { return cond(*workers < 1, "-j must be at least 1") },
+		func() string { return cond(*maxLine < 0, "-max-line-bytes must not be negative") })
 	if !ok {
 		return code
-	}
-	if len(pos) < 1 || len(pos) > 2 {
-		fmt.Fprintf(stderr, "claimcheck: batch wants TOOL_ID and at most one FILE\nUsage: %s\n", batchSynopsis)
-		return exitUsage
-	}
-	if *workers < 1 {
-		fmt.Fprintln(stderr, "claimcheck: -j must be at least 1")
-		return exitUsage
-	}
-	if *maxLine < 0 {
-		fmt.Fprintln(stderr, "claimcheck: -max-line-bytes must not be negative")
-		return exitUsage
-	}
-	t, unknown, ok := resolveTool(pos[0], stderr)
-	if !ok {
-		return exitUsage
 	}
 	if t == nil {
 		// Unlike run, an unknown tool is a usage error here: writing one
@@ -49,7 +35,7 @@ func batchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "claimcheck: %s; the tools are %s\n", unknown.Message, toolList())
 		return exitUsage
 	}
-	r, name, closeFn, err := openInput(pos[1:], stdin)
+	r, name, closeFn, err := openInput(file, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
 		return exitUsage

@@ -19,8 +19,7 @@ import (
 // input that got no verdict (1) is worse than a verdict of false (4).
 //
 // exitCodes is the one statement of what each means: the usage text is
-// made from it, and a test keeps the README's table and the package
-// documentation's list equal to it.
+// made from it, and a test keeps the README's table equal to it.
 const (
 	exitOK       = 0
 	exitDocError = 1
@@ -238,6 +237,37 @@ func openInput(pos []string, stdin io.Reader) (r io.Reader, name string, closeFn
 // A malformed one is a usage error, reported on stderr: ok is false. A tool
 // not served gives t == nil and the unknown_tool error, as schema.Execute
 // answers it.
+// A flagCheck checks a parsed flag's value: it returns why the value is
+// refused, or "".
+type flagCheck func() string
+
+// toolArgs parses the command line of run or batch, fs.Name(): its flags,
+// each checked by checks in order, then TOOL_ID and at most one FILE. It
+// returns the tool, or nil and the unknown_tool error for one not served.
+// On a usage error it writes the message and returns ok false with the
+// exit code.
+func toolArgs(fs *flag.FlagSet, args []string, stdout, stderr io.Writer, synopsis string, checks ...flagCheck) (t *schema.Tool, unknown *claimcheck.Error, file []string, code int, ok bool) {
+	pos, code, ok := parseFlags(fs, args, stdout, stderr, synopsis)
+	if !ok {
+		return nil, nil, nil, code, false
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		fmt.Fprintf(stderr, "claimcheck: %s wants TOOL_ID and at most one FILE\nUsage: %s\n", fs.Name(), synopsis)
+		return nil, nil, nil, exitUsage, false
+	}
+	for _, check := range checks {
+		if msg := check(); msg != "" {
+			fmt.Fprintln(stderr, "claimcheck: "+msg)
+			return nil, nil, nil, exitUsage, false
+		}
+	}
+	t, unknown, ok = resolveTool(pos[0], stderr)
+	if !ok {
+		return nil, nil, nil, exitUsage, false
+	}
+	return t, unknown, pos[1:], 0, true
+}
+
 func resolveTool(arg string, stderr io.Writer) (t *schema.Tool, unknown *claimcheck.Error, ok bool) {
 	id, version, err := parseToolID(arg)
 	if err != nil {
@@ -284,4 +314,12 @@ func write(stdout, stderr io.Writer, b []byte) int {
 		return exitUsage
 	}
 	return exitOK
+}
+
+// cond returns msg when bad, else "".
+func cond(bad bool, msg string) string {
+	if bad {
+		return msg
+	}
+	return ""
 }

@@ -433,6 +433,14 @@ func TestExitCodeDocs(t *testing.T) {
 			t.Errorf("exit code %d is not in exitCodes", c)
 		}
 	}
+	// The README states the precedence of the usage text.
+	var prec []string
+	for _, c := range exitPrecedence {
+		prec = append(prec, fmt.Sprint(c))
+	}
+	if want := "the first of " + strings.Join(prec, ", ") + " is returned"; !strings.Contains(string(readme), want) {
+		t.Errorf("README.md does not say %q", want)
+	}
 	// exitCode's order of outcomes, worst first, is the precedence stated.
 	if got := []int{exitCode(gotInternal, true), exitCode(gotError, true), exitCode(gotInvalid, true)}; fmt.Sprint(got) != fmt.Sprint(exitPrecedence[1:]) {
 		t.Errorf("exitCode gives %v for internal, error, invalid; the usage text states %v", got, exitPrecedence[1:])

@@ -83,21 +83,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	invalidExit := fs.Bool("exit-code", false, "exit 4 when the verdict is \"valid\":false")
 	maxBytes := fs.Int64("max-document-bytes", defaultMaxBytes, "refuse a document of more `bytes` with limit_exceeded")
-	pos, code, ok := parseFlags(fs, args, stdout, stderr, runSynopsis)
+	t, unknown, file, code, ok := toolArgs(fs, args, stdout, stderr, runSynopsis,
+		func() string { return cond(*maxBytes < 0, "-max-document-bytes must not be negative") })
 	if !ok {
 		return code
-	}
-	if len(pos) < 1 || len(pos) > 2 {
-		fmt.Fprintf(stderr, "claimcheck: run wants TOOL_ID and at most one FILE\nUsage: %s\n", runSynopsis)
-		return exitUsage
-	}
-	if *maxBytes < 0 {
-		fmt.Fprintln(stderr, "claimcheck: -max-document-bytes must not be negative")
-		return exitUsage
-	}
-	t, unknown, ok := resolveTool(pos[0], stderr)
-	if !ok {
-		return exitUsage
 	}
 	if t == nil {
 		// A well-formed request for a tool not served is answered like the
@@ -106,7 +95,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "claimcheck: %s; the tools are %s\n", unknown.Message, toolList())
 		return writeDoc(stdout, stderr, unknown.AppendJSON(nil), exitDocError)
 	}
-	r, name, closeFn, err := openInput(pos[1:], stdin)
+	r, name, closeFn, err := openInput(file, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
 		return exitUsage

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
 // index numbers the distinct scalars of a check 0, 1, 2, ... in order of
@@ -383,10 +384,10 @@ func (ix *index) resize(n int) {
 func words(s string) (a, b uint64) {
 	switch n := len(s); {
 	case n >= 8:
-		a = le64(s)
+		a = jsonwire.LE64(s)
 		if n > 8 {
 			// The last eight bytes, shifted to drop those a already holds.
-			b = le64(s[n-8:]) >> (8 * (16 - n))
+			b = jsonwire.LE64(s[n-8:]) >> (8 * (16 - n))
 		}
 	case n >= 4:
 		a = uint64(le32(s)) | uint64(le32(s[n-4:])>>(8*(8-n)))<<32
@@ -428,12 +429,6 @@ func mix(a, b uint64) uint64 {
 
 func (h *hasher) hash(a, b uint64, tag uint32) uint64 {
 	return mix(mix(a^h.k[0], b^h.k[1])^h.k[2]^uint64(tag), h.k[3]|1)
-}
-
-func le64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 func le32(s string) uint32 {

@@ -27,6 +27,7 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/httpapi"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 	"github.com/claimcheck/claimcheck/internal/playground"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
@@ -35,10 +36,10 @@ import (
 
 var (
 	shotDir = flag.String("screenshots", "", "write the browser test's screenshots to `dir` (default: a temporary directory)")
-	update  = flag.Bool("update", false, "write the README's screenshot, ../../docs/playground.png")
+	update  = flag.Bool("update", false, "write the screenshot of docs/serving.md, ../../docs/playground.png")
 )
 
-// readmeShot is the README's picture: the case of that name, at readmeWidth.
+// readmeShot is the picture of docs/serving.md: the case of that name, at readmeWidth.
 const (
 	readmeShot  = "rational-division-by-zero"
 	readmeWidth = 1000
@@ -618,15 +619,15 @@ func span(t *testing.T, doc, pointer string) (text, before string, exact bool) {
 		}
 		if d, ok := tok.(json.Delim); ok {
 			for i := 0; dec.More(); i++ {
-				key := strconv.Itoa(i)
+				key := "/" + strconv.Itoa(i)
 				if d == '{' {
 					k, err := dec.Token()
 					if err != nil {
 						return err
 					}
-					key = strings.NewReplacer("~", "~0", "/", "~1").Replace(k.(string))
+					key = string(jsonwire.AppendPointerToken(nil, k.(string)))
 				}
-				if err := walk(path + "/" + key); err != nil {
+				if err := walk(path + key); err != nil {
 					return err
 				}
 			}

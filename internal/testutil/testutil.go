@@ -6,7 +6,9 @@
 //   - [Scalars] and [Shuffled], the seeded generator of mixed JSON scalars
 //     that benchmarks and tests feed to the checkers;
 //   - [Long] and [Size], the switch between the normal run and the long
-//     run of the expensive randomized and exhaustive passes.
+//     run of the expensive randomized and exhaustive passes;
+//   - [TB], what a check shared by tests, fuzz targets and rapid
+//     properties needs of its T.
 //
 // It imports only the standard library and is imported by tests only.
 package testutil
@@ -132,4 +134,12 @@ func Shuffled[T any](xs []T, seed uint64) []T {
 	out := append([]T(nil), xs...)
 	rand.New(rand.NewPCG(seed, 1)).Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
+}
+
+// TB is what a check needs of *testing.T, *testing.F and *rapid.T (which
+// is not a testing.TB): a helper shared by table tests, fuzz targets and
+// properties takes a TB.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
 }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 func TestReasons(t *testing.T) {
@@ -119,4 +121,11 @@ func TestSize(t *testing.T) {
 	if !Long() || Size(1, 2) != 2 {
 		t.Error("long run: Long or Size(1, 2) wrong")
 	}
+}
+
+// TestTB: the three kinds of T a shared check is called with are TBs.
+func TestTB(t *testing.T) {
+	var _ TB = t
+	var _ TB = (*testing.F)(nil)
+	var _ TB = (*rapid.T)(nil)
 }

@@ -1,4 +1,4 @@
-package jsontext
+package jsontape
 
 // Test helpers over the tape (the tools walk it directly).
 

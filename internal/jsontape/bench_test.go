@@ -1,4 +1,4 @@
-package jsontext
+package jsontape
 
 import (
 	"math/rand/v2"

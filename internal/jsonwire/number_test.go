@@ -1,4 +1,4 @@
-package jsonnum
+package jsonwire
 
 import (
 	"regexp"
@@ -10,7 +10,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-func TestParse(t *testing.T) {
+func TestParseNumber(t *testing.T) {
 	tests := []struct {
 		in     string
 		n      int
@@ -25,7 +25,7 @@ func TestParse(t *testing.T) {
 		{"1e05", 4, OK, "exponent digits may have leading zeros"},
 		{"0.000", 5, OK, "fraction digits may be zeros"},
 		{"01", 1, OK, "a leading zero ends the integer part; the caller sees the rest"},
-		{"1x", 1, OK, "Parse stops at the first byte that cannot continue the literal"},
+		{"1x", 1, OK, "ParseNumber stops at the first byte that cannot continue the literal"},
 		{"1,2", 1, OK, "a comma ends a literal in an array"},
 		{"12]", 2, OK, "a bracket ends a literal"},
 		{"", 0, NoInt, "empty"},
@@ -49,12 +49,12 @@ func TestParse(t *testing.T) {
 		if tc.reason == "" {
 			t.Fatalf("%q: a row without a reason", tc.in)
 		}
-		num, f := Parse(tc.in)
+		num, f := ParseNumber(tc.in)
 		if num.Len != tc.n || f != tc.fault {
-			t.Errorf("%s: Parse(%q) = %d, %d; want %d, %d", tc.reason, tc.in, num.Len, f, tc.n, tc.fault)
+			t.Errorf("%s: ParseNumber(%q) = %d, %d; want %d, %d", tc.reason, tc.in, num.Len, f, tc.n, tc.fault)
 		}
-		if want := tc.fault == OK && tc.n == len(tc.in); Valid(tc.in) != want {
-			t.Errorf("%s: Valid(%q) = %v, want %v", tc.reason, tc.in, !want, want)
+		if want := tc.fault == OK && tc.n == len(tc.in); ValidNumber(tc.in) != want {
+			t.Errorf("%s: ValidNumber(%q) = %v, want %v", tc.reason, tc.in, !want, want)
 		}
 	}
 }
@@ -62,26 +62,27 @@ func TestParse(t *testing.T) {
 // grammar is the RFC's grammar as a regular expression, the oracle.
 var grammar = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`)
 
-// FuzzParse checks Parse and Valid against the grammar's regular expression
-// on any bytes: the accepted prefix is the longest grammatical one, and a
-// literal of at most 19 significant digits reads as strconv reads it.
-func FuzzParse(f *testing.F) {
+// FuzzParseNumber checks ParseNumber and ValidNumber against the grammar's
+// regular expression on any bytes: the accepted prefix is the longest
+// grammatical one, and a literal of at most 19 significant digits reads as
+// strconv reads it.
+func FuzzParseNumber(f *testing.F) {
 	for _, seed := range []string{"0", "-0", "1.5e-7", "01", "1.", ".5", "-", "1e+", "12345678901234567890.5e3", "9\xb9", "1E400"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		num, fault := Parse(s)
+		num, fault := ParseNumber(s)
 		m := grammar.FindString(s)
 		switch {
 		case fault == OK && s[:num.Len] != m:
-			t.Fatalf("Parse(%q) accepts %q; the grammar's longest prefix is %q", s, s[:num.Len], m)
+			t.Fatalf("ParseNumber(%q) accepts %q; the grammar's longest prefix is %q", s, s[:num.Len], m)
 		case fault != OK && m == "" && fault != NoInt:
-			t.Fatalf("Parse(%q) faults %d; no literal starts it, want NoInt", s, fault)
+			t.Fatalf("ParseNumber(%q) faults %d; no literal starts it, want NoInt", s, fault)
 		case fault != OK && m != "" && !isPrefixLonger(s, m, num.Len):
-			t.Fatalf("Parse(%q) faults %d at %d; the grammar matches %q", s, fault, num.Len, m)
+			t.Fatalf("ParseNumber(%q) faults %d at %d; the grammar matches %q", s, fault, num.Len, m)
 		}
-		if whole := m != "" && m == s; Valid(s) != whole {
-			t.Fatalf("Valid(%q) = %v; the grammar says %v", s, Valid(s), whole)
+		if whole := m != "" && m == s; ValidNumber(s) != whole {
+			t.Fatalf("ValidNumber(%q) = %v; the grammar says %v", s, ValidNumber(s), whole)
 		}
 		if fault == OK && num.Digits <= 19 {
 			sign := ""
@@ -91,7 +92,7 @@ func FuzzParse(f *testing.F) {
 			want, _ := strconv.ParseFloat(m, 64)
 			got, _ := strconv.ParseFloat(sign+strconv.FormatUint(num.Mant, 10)+"e"+strconv.Itoa(num.Exp), 64)
 			if got != want {
-				t.Fatalf("Parse(%q) = %+v reads as %v; the literal is %v", s, num, got, want)
+				t.Fatalf("ParseNumber(%q) = %+v reads as %v; the literal is %v", s, num, got, want)
 			}
 		}
 		checkShortAndFloat(t, s)
@@ -106,18 +107,15 @@ var (
 )
 
 // checkShortAndFloat: Short accepts exactly the literals of its form with at
-// most 15 digits not followed by [0-9.eE], with Parse's length and
+// most 15 digits not followed by [0-9.eE], with ParseNumber's length and
 // strconv's value; Float, when it gives a value, gives strconv's.
-func checkShortAndFloat(t interface {
-	Helper()
-	Fatalf(string, ...any)
-}, s string) {
+func checkShortAndFloat(t testutil.TB, s string) {
 	t.Helper()
-	num, fault := Parse(s)
+	num, fault := ParseNumber(s)
 	want, _ := strconv.ParseFloat(s[:num.Len], 64)
 	if fault == OK {
 		if f, ok := num.Float(); ok && f != want {
-			t.Fatalf("Parse(%q).Float() = %v; strconv reads %v", s, f, want)
+			t.Fatalf("ParseNumber(%q).Float() = %v; strconv reads %v", s, f, want)
 		}
 	}
 	n, f := Short(s)
@@ -128,17 +126,18 @@ func checkShortAndFloat(t interface {
 	case wantShort != (n > 0):
 		t.Fatalf("Short(%q) = %d; its form (%q, %d digits) says %v", s, n, m, digits, wantShort)
 	case n > 0 && (fault != OK || n != num.Len):
-		t.Fatalf("Short(%q) = %d; Parse reads %d (fault %d)", s, n, num.Len, fault)
+		t.Fatalf("Short(%q) = %d; ParseNumber reads %d (fault %d)", s, n, num.Len, fault)
 	case n > 0 && f != want:
 		t.Fatalf("Short(%q) = %v; strconv reads %v", s, f, want)
 	}
 }
 
-// TestParseMatchesGrammar: on strings made of the bytes that matter, Parse
-// accepts exactly the longest prefix the regular expression matches, and
-// Valid exactly the strings it matches whole; the value it reads is the
-// literal's (checked through strconv, when the mantissa is exact).
-func TestParseMatchesGrammar(t *testing.T) {
+// TestParseNumberMatchesGrammar: on strings made of the bytes that matter,
+// ParseNumber accepts exactly the longest prefix the regular expression
+// matches, and ValidNumber exactly the strings it matches whole; the value
+// it reads is the literal's (checked through strconv, when the mantissa is
+// exact).
+func TestParseNumberMatchesGrammar(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		// Mostly digits, so that runs reach past the eight bytes read at a
 		// time; the neighbours of '0' and '9' in ASCII, and bytes with the
@@ -149,11 +148,11 @@ func TestParseMatchesGrammar(t *testing.T) {
 			k := rapid.IntRange(0, len(s)).Draw(t, "at")
 			s = s[:k] + string([]byte{rapid.SampledFrom([]byte{0x80, 0xb0, 0xb9, 0xff}).Draw(t, "byte")}) + s[k:]
 		}
-		num, f := Parse(s)
+		num, f := ParseNumber(s)
 		n := num.Len
 		m := grammar.FindString(s)
 		if f == OK && s[:n] != m {
-			t.Fatalf("Parse(%q) = %d, OK; the grammar's longest prefix is %q", s, n, m)
+			t.Fatalf("ParseNumber(%q) = %d, OK; the grammar's longest prefix is %q", s, n, m)
 		}
 		if f == OK {
 			mant, digits, exp := num.Mant, num.Digits, num.Exp
@@ -164,17 +163,17 @@ func TestParseMatchesGrammar(t *testing.T) {
 			want, _ := strconv.ParseFloat(m, 64)
 			got, _ := strconv.ParseFloat(sign+strconv.FormatUint(mant, 10)+"e"+strconv.Itoa(exp), 64)
 			if digits <= 19 && got != want || (digits == 0) != (mant == 0) {
-				t.Fatalf("Parse(%q) = %+v: reads as %v, the literal as %v", s, num, got, want)
+				t.Fatalf("ParseNumber(%q) = %+v: reads as %v, the literal as %v", s, num, got, want)
 			}
 		}
 		if f != OK && m == "" && f != NoInt {
-			t.Fatalf("Parse(%q) = %d, %d; no literal starts it, want NoInt", s, n, f)
+			t.Fatalf("ParseNumber(%q) = %d, %d; no literal starts it, want NoInt", s, n, f)
 		}
 		if f != OK && m != "" && !isPrefixLonger(s, m, n) {
-			t.Fatalf("Parse(%q) faults %d at %d; the grammar matches %q", s, f, n, m)
+			t.Fatalf("ParseNumber(%q) faults %d at %d; the grammar matches %q", s, f, n, m)
 		}
-		if whole := m != "" && m == s; Valid(s) != whole {
-			t.Fatalf("Valid(%q) = %v; the grammar says %v", s, Valid(s), whole)
+		if whole := m != "" && m == s; ValidNumber(s) != whole {
+			t.Fatalf("ValidNumber(%q) = %v; the grammar says %v", s, ValidNumber(s), whole)
 		}
 		checkShortAndFloat(t, s)
 	})
@@ -194,7 +193,7 @@ func TestNonDigits(t *testing.T) {
 		for b := 0; b < 256; b++ {
 			w := []byte("01234567")
 			w[pos] = byte(b)
-			got := nonDigits(le64(string(w)))
+			got := nonDigits(LE64(string(w)))
 			for k := 0; k < 8; k++ {
 				want := w[k] < '0' || w[k] > '9'
 				if (got>>(8*k+7))&1 == 1 != want || got&^0x8080808080808080 != 0 {
@@ -243,13 +242,13 @@ func TestShort(t *testing.T) {
 		{"7]", 1, "a digit before a bracket"},
 		{"0.5 ", 3, "a short decimal before a space"},
 		{"123456789012345", 15, "fifteen digits"},
-		{"1234567890123456", 0, "sixteen digits: Parse's"},
+		{"1234567890123456", 0, "sixteen digits: ParseNumber's"},
 		{"12345678.1234567", 16, "fifteen digits across the point"},
 		{"12345678.12345678", 0, "sixteen digits across the point"},
 		{"0.000000000000001", 0, "the zero before the point counts: sixteen digits"},
-		{"1e5", 0, "an exponent: Parse's"},
+		{"1e5", 0, "an exponent: ParseNumber's"},
 		{"1.5E5", 0, "an upper-case exponent after a fraction"},
-		{"01", 0, "a digit after a leading zero: left to Parse and the grammar"},
+		{"01", 0, "a digit after a leading zero: left to ParseNumber and the grammar"},
 		{"1.5.", 0, "a point after the fraction"},
 		{"1.", 0, "a point without a digit"},
 		{"-", 0, "a sign alone"},

@@ -1,39 +1,10 @@
-// Package jsontext is claimcheck's strict JSON reader. [Parse] checks a whole
-// document against the RFC 8259 grammar in one pass, without recursion, and
-// records a flat tape of the values near the root (byte spans, no decoding);
-// the tool decoders in package schema walk that tape in the order the contract
-// reports errors.
-//
-// What is a grammar error here (and so reported at path "" before anything
-// else, the first reading rule of docs/contract.md): empty input, trailing
-// data, a byte order mark, unescaped U+0000–U+001F in a string, a bad
-// escape, a non-ASCII byte outside a string, NaN, Infinity, 01, +1, .5, 1.,
-// and every other deviation from the grammar (numbers: package jsonnum's).
-// What is not (the second rule), and is left to the decoders: invalid UTF-8
-// inside a string, a lone-surrogate escape, a number out of double range, a
-// duplicate member name. Nesting depth is never an error: levels below the
-// recorded depth cost one bit each.
-//
-// Choice: this scanner, not github.com/go-json-experiment/json/jsontext
-// (v1.27.2), measured on the 10,000-item equality document (186 kB, 2 CPUs,
-// one run, medians of 5): jsontext's Decoder reads its tokens in 0.45 ms, this
-// Parse reads and records the tape in 0.70 ms, and the whole of
-// schema.Execute takes 2.3 ms. jsontext tokenizes faster, but it cannot be the
-// grammar checker here: it refuses nesting deeper than 10,000 levels
-// ("exceeded max depth"), which the contract forbids treating as a grammar
-// error (an over-deep element is invalid_input at the element's path), and
-// its default strictness about duplicate names and invalid UTF-8 must be
-// switched off (AllowDuplicateNames, AllowInvalidUTF8) because the contract
-// reports those at the value's path, after the grammar. It would add a
-// dependency to bypass both, so it does not earn its place.
-package jsontext
+package jsontape
 
 import (
-	"math/bits"
 	"strconv"
 	"strings"
 
-	"github.com/claimcheck/claimcheck/internal/jsonnum"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
 // Kind is the JSON type of a recorded value.
@@ -50,27 +21,39 @@ const (
 	Object
 )
 
-// String flags.
-const (
-	// Escaped: the string contains a backslash escape.
-	Escaped = 1 << iota
-	// NonASCII: the string contains a byte >= 0x80 (which may be invalid UTF-8).
-	NonASCII
-)
-
 // Number flags.
 const (
 	// HasNum: the element's Num is the double nearest the literal (the
-	// reader computed it while finding the literal's end; see jsonnum's
-	// Number.Float). Without it the literal is to be converted from Raw.
+	// reader computed it while finding the literal's end; see jsonwire's
+	// Short and Number.Float). Without it the literal is to be converted
+	// from Raw.
 	HasNum = 1 << iota
 )
+
+// Noun returns how an error message names a value of kind k: "null", "a
+// boolean", "a number", "a string", "an array" or "an object" (as in "params
+// must be an object, not an array").
+func (k Kind) Noun() string {
+	switch k {
+	case Null:
+		return "null"
+	case True, False:
+		return "a boolean"
+	case Number:
+		return "a number"
+	case String:
+		return "a string"
+	case Array:
+		return "an array"
+	}
+	return "an object"
+}
 
 // Node is one recorded value. Spans are byte offsets into the document;
 // a string's span includes its quotes.
 type Node struct {
 	Kind      Kind
-	Flags     uint8 // of a String value
+	Flags     uint8 // of a String value: jsonwire.Escaped, jsonwire.NonASCII
 	NameFlags uint8 // of the member name, for an object member
 	Start     int
 	End       int
@@ -93,7 +76,7 @@ type Elem struct {
 	Raw   string
 	Num   float64 // of a Number with HasNum
 	Kind  Kind
-	Flags uint8 // of a String or a Number value
+	Flags uint8 // of a String (jsonwire's flags) or a Number (HasNum)
 }
 
 // Doc is a parsed document: its text and the tape. Nodes[0] is the root.
@@ -125,19 +108,6 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string {
 	return "invalid JSON at byte offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
 }
-
-// strSpecial marks the bytes that end a fast run inside a string.
-var strSpecial = func() (t [256]bool) {
-	for i := 0; i < 0x20; i++ {
-		t[i] = true
-	}
-	t['"'] = true
-	t['\\'] = true
-	for i := 0x80; i < 0x100; i++ {
-		t[i] = true
-	}
-	return t
-}()
 
 type frame struct {
 	node   int // recorded node index, or -1
@@ -430,7 +400,7 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 		var ok bool
 		switch c := src[i]; {
 		case c == '"':
-			j := special(src, i+1)
+			j := jsonwire.PlainEnd(src, i+1)
 			if j < len(src) && src[j] == '"' {
 				i = j + 1
 			} else {
@@ -444,12 +414,12 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 			kind = String
 		case c == '-' || c-'0' < 10:
 			kind, flags = Number, HasNum
-			if n, f := jsonnum.Short(src[i:]); n > 0 {
+			if n, f := jsonwire.Short(src[i:]); n > 0 {
 				i, num = i+n, f
 				break
 			}
-			n, fault := jsonnum.Parse(src[i:])
-			if fault != jsonnum.OK {
+			n, fault := jsonwire.ParseNumber(src[i:])
+			if fault != jsonwire.OK {
 				return start, count, elems, false
 			}
 			i += n.Len
@@ -561,98 +531,37 @@ func (p *parser) topIsObject() bool {
 	return p.frames[len(p.frames)-1].object
 }
 
-// str reads a string starting at its opening quote.
+// str reads a string starting at its opening quote (the grammar is
+// package jsonwire's), leaving p.pos after its closing quote.
 func (p *parser) str() (uint8, error) {
-	var flags uint8
-	src := p.src
-	i := p.pos + 1
-	for {
-		i = special(src, i)
-		if i >= len(src) {
-			p.pos = i
-			return 0, p.fail("unterminated string")
-		}
-		switch c := src[i]; {
-		case c == '"':
-			p.pos = i + 1
-			return flags, nil
-		case c == '\\':
-			flags |= Escaped
-			if i+1 >= len(src) {
-				p.pos = i
-				return 0, p.fail("unterminated escape")
-			}
-			switch src[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(src) || !isHex(src[i+2]) || !isHex(src[i+3]) || !isHex(src[i+4]) || !isHex(src[i+5]) {
-					p.pos = i
-					return 0, p.fail(`bad \u escape`)
-				}
-				i += 6
-			default:
-				p.pos = i
-				return 0, p.fail("bad escape " + quoteByte(src[i+1]))
-			}
-		case c < 0x20:
-			p.pos = i
-			return 0, p.fail("unescaped control character " + quoteByte(c) + " in a string")
-		default: // >= 0x80: checked as UTF-8 by whoever reads the value
-			flags |= NonASCII
-			i++
-		}
+	end, flags, fault := jsonwire.ScanString(p.src, p.pos)
+	p.pos = end
+	switch fault {
+	case jsonwire.Unterminated:
+		return 0, p.fail("unterminated string")
+	case jsonwire.UnterminatedEscape:
+		return 0, p.fail("unterminated escape")
+	case jsonwire.BadUnicodeEscape:
+		return 0, p.fail(`bad \u escape`)
+	case jsonwire.BadEscape:
+		return 0, p.fail("bad escape " + quoteByte(p.src[end+1]))
+	case jsonwire.ControlChar:
+		return 0, p.fail("unescaped control character " + quoteByte(p.src[end]) + " in a string")
 	}
+	return flags, nil
 }
 
-// special returns the index of the first byte at or after i that ends a
-// fast run inside a string (see strSpecial), or len(src), testing eight
-// bytes at a time while eight remain.
-func special(src string, i int) int {
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
-	for ; i+8 <= len(src); i += 8 {
-		x := le64(src[i:])
-		q := x ^ ('"' * ones)
-		b := x ^ ('\\' * ones)
-		// The lowest flagged byte of each term is exact (borrows only move
-		// up), and the lowest flagged byte is all that is used.
-		m := (x-0x20*ones)&^x | (q-ones)&^q | (b-ones)&^b | x
-		if m &= high; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-	}
-	for i < len(src) && !strSpecial[src[i]] {
-		i++
-	}
-	return i
-}
-
-// le64 reads the first eight bytes of s as a little-endian word (the
-// compiler makes this one load).
-func le64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-// number reads a number literal (the grammar is package jsonnum's); what
+// number reads a number literal (the grammar is package jsonwire's); what
 // follows it is checked by the caller.
-func (p *parser) number() (*jsonnum.Number, error) {
-	n, f := jsonnum.Parse(p.src[p.pos:])
+func (p *parser) number() (*jsonwire.Number, error) {
+	n, f := jsonwire.ParseNumber(p.src[p.pos:])
 	p.pos += n.Len
 	switch f {
-	case jsonnum.NoInt:
+	case jsonwire.NoInt:
 		return nil, p.fail("bad number")
-	case jsonnum.NoFracDigit:
+	case jsonwire.NoFracDigit:
 		return nil, p.fail("bad number: a digit must follow '.'")
-	case jsonnum.NoExpDigit:
+	case jsonwire.NoExpDigit:
 		return nil, p.fail("bad number: a digit must follow the exponent")
 	}
 	return &n, nil

@@ -1,20 +1,23 @@
-package jsontext
+package jsontape
 
 import (
 	"encoding/json"
 	"errors"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
 
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"pgregory.net/rapid"
 )
 
 // This file holds the oracles: a naive recursive-descent recognizer of RFC
 // 8259 (refParse) that builds the whole tree, the tape Parse should record of
-// that tree (modelTape), and encoding/json.Valid.
+// that tree (modelTape), and encoding/json.Valid. refParse reads literals
+// with package jsonwire, their one owner, whose tests hold it to the
+// grammar; encoding/json.Valid checks the whole document independently.
 //
 // encoding/json.Valid checks exactly the RFC 8259 grammar with the same
 // leniencies as Parse: it does not check UTF-8 inside strings, nor pair
@@ -23,12 +26,6 @@ import (
 // 10001 bytes cannot reach; the oracle is used only below that size.
 
 const validMaxLen = 10000
-
-// tb is what the checks need of *testing.T and *rapid.T.
-type tb interface {
-	Helper()
-	Fatalf(format string, args ...any)
-}
 
 type refNode struct {
 	kind               Kind
@@ -41,8 +38,6 @@ type refParser struct {
 	s string
 	i int
 }
-
-var refNumber = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?`)
 
 // refParse recognizes a whole document; it recurses, so it is for small
 // inputs only.
@@ -125,11 +120,11 @@ func (p *refParser) value() (*refNode, bool) {
 		}
 	case c == '-' || c >= '0' && c <= '9':
 		n.kind = Number
-		m := refNumber.FindStringIndex(p.s[p.i:])
-		if m == nil {
+		num, fault := jsonwire.ParseNumber(p.s[p.i:])
+		if fault != jsonwire.OK {
 			return nil, false
 		}
-		p.i += m[1]
+		p.i += num.Len
 	default:
 		ok := false
 		for _, lit := range []struct {
@@ -154,55 +149,15 @@ func (p *refParser) str() bool {
 	if !p.at('"') {
 		return false
 	}
-	p.i++
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return true
-		case c < 0x20:
-			return false
-		case c == '\\':
-			if p.i+1 >= len(p.s) {
-				return false
-			}
-			switch p.s[p.i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				p.i += 2
-			case 'u':
-				if p.i+6 > len(p.s) {
-					return false
-				}
-				for _, h := range p.s[p.i+2 : p.i+6] {
-					if !strings.ContainsRune("0123456789abcdefABCDEF", h) {
-						return false
-					}
-				}
-				p.i += 6
-			default:
-				return false
-			}
-		default:
-			p.i++
-		}
-	}
-	return false
+	end, _, fault := jsonwire.ScanString(p.s, p.i)
+	p.i = end
+	return fault == jsonwire.OK
 }
 
-// stringFlags computes Escaped and NonASCII from a string's contents.
-func stringFlags(s string) uint8 {
-	var f uint8
-	if strings.IndexByte(s, '\\') >= 0 {
-		f |= Escaped
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			f |= NonASCII
-			break
-		}
-	}
-	return f
+// stringFlags is what jsonwire.ScanString reports of a string's contents.
+func stringFlags(contents string) uint8 {
+	_, flags, _ := jsonwire.ScanString(`"`+contents+`"`, 0)
+	return flags
 }
 
 // spanIn returns the byte offset of sub, a substring of src sharing its
@@ -264,7 +219,7 @@ func modelTape(src string, root *refNode, opt Options) ([]Node, []Elem) {
 
 // checkTape checks the invariants of a tape, and for a document small enough
 // for the recursive model, that the tape is exactly the model's.
-func checkTape(t tb, doc *Doc, opt Options) {
+func checkTape(t testutil.TB, doc *Doc, opt Options) {
 	t.Helper()
 	src, nodes := doc.Src, doc.Nodes
 	if len(nodes) == 0 {
@@ -379,7 +334,7 @@ func checkTape(t tb, doc *Doc, opt Options) {
 
 // checkOracle is the differential property: Parse accepts exactly what the
 // RFC 8259 grammar accepts, and then records the model's tape.
-func checkOracle(t tb, src string, opt Options) {
+func checkOracle(t testutil.TB, src string, opt Options) {
 	t.Helper()
 	doc, err := Parse(src, opt)
 	if len(src) <= validMaxLen {

@@ -1,35 +1,8 @@
-// Package jsonnum owns RFC 8259's number grammar (section 6):
-//
-//	number = [ "-" ] int [ frac ] [ exp ]
-//	int    = "0" / ( digit1-9 *DIGIT )
-//	frac   = "." 1*DIGIT
-//	exp    = ( "e" / "E" ) [ "-" / "+" ] 1*DIGIT
-//
-// Both readers of number literals use its Parse: the strict JSON scanner
-// (internal/jsontext), which finds where a literal ends inside a document,
-// and canon.ParseNumber, which accepts a literal exactly when all of it is
-// one, and converts the digits Parse read on the way.
-package jsonnum
+package jsonwire
 
 import "math/bits"
 
-// A Fault says where a literal first leaves the grammar.
-type Fault uint8
-
-const (
-	// OK: no fault; the literal is grammatical up to the returned length.
-	OK Fault = iota
-	// NoInt: there is no integer part (nothing, or a byte other than a digit,
-	// after the optional '-').
-	NoInt
-	// NoFracDigit: '.' is not followed by a digit.
-	NoFracDigit
-	// NoExpDigit: the exponent marker and its optional sign are not followed
-	// by a digit.
-	NoExpDigit
-)
-
-// A Number is what Parse reads from a literal: its length and its value
+// A Number is what ParseNumber reads from a literal: its length and its value
 // as (-1)^Neg × Mant × 10^Exp.
 type Number struct {
 	// Len is the literal's length in bytes.
@@ -48,17 +21,18 @@ type Number struct {
 	Exp int
 }
 
-// maxExp is where Parse clamps a written exponent's magnitude.
+// maxExp is where ParseNumber clamps a written exponent's magnitude.
 const maxExp = 1_000_000_000
 
-// Parse reads the number literal at the start of s, in one pass: where it
-// ends, and its digits. It returns the longest grammatical prefix as a
-// Number and OK, or, with the fault, a Number whose Len is the offset of the
-// first byte that breaks the grammar. What follows a grammatical prefix is
-// not looked at: Parse("1x") has Len 1 and OK, and Parse("01") too (a
-// leading zero ends the integer part); a caller that wants all of s to be a
-// number compares Len with len(s).
-func Parse(s string) (Number, Fault) {
+// ParseNumber reads the number literal at the start of s, in one pass:
+// where it ends, and its digits. It returns the longest grammatical prefix
+// as a Number and OK, or, with the fault, a Number whose Len is the offset
+// of the first byte that breaks the grammar. What follows a grammatical
+// prefix is not looked at: ParseNumber("1x") has Len 1 and OK, and
+// ParseNumber("01") too (a leading zero ends the integer part); a caller
+// that wants all of s to be a number compares Len with len(s), as
+// [ValidNumber] does.
+func ParseNumber(s string) (Number, Fault) {
 	i := 0
 	neg := i < len(s) && s[i] == '-'
 	if neg {
@@ -124,7 +98,7 @@ func Parse(s string) (Number, Fault) {
 // bytes remain.
 func Digits(s string, i int, m uint64) (uint64, int) {
 	for ; i+8 <= len(s); i += 8 {
-		x := le64(s[i:])
+		x := LE64(s[i:])
 		k := 8
 		if nd := nonDigits(x); nd != 0 {
 			k = bits.TrailingZeros64(nd) >> 3
@@ -173,17 +147,9 @@ func nonDigits(x uint64) uint64 {
 	return (x & high) | (high &^ atLeast0) | above9
 }
 
-// le64 reads the first eight bytes of s as a little-endian word (the
-// compiler makes this one load).
-func le64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// Valid reports whether all of s is one number literal.
-func Valid(s string) bool {
-	n, f := Parse(s)
+// ValidNumber reports whether all of s is one number literal.
+func ValidNumber(s string) bool {
+	n, f := ParseNumber(s)
 	return f == OK && n.Len == len(s)
 }
 
@@ -191,9 +157,10 @@ func Valid(s string) bool {
 // the form -?(0|[1-9][0-9]*)(\.[0-9]+)? with at most 15 digits in all, in
 // one loop, and returns the literal's length and value; for any other
 // literal (more digits, an exponent, not grammatical) it returns 0, and
-// the caller uses Parse. When it accepts, the byte after the literal is
-// none of [0-9.eE], so Parse would end the literal at the same place, and
-// the value is Parse's Float: fifteen digits make an integer below 2^53.
+// the caller uses ParseNumber. When it accepts, the byte after the literal
+// is none of [0-9.eE], so ParseNumber would end the literal at the same
+// place, and the value is [Number.Float]'s: fifteen digits make an integer
+// below 2^53.
 func Short(s string) (n int, f float64) {
 	j := 0
 	neg := j < len(s) && s[j] == '-'

@@ -1,4 +1,4 @@
-package jsontext
+package jsontape
 
 import (
 	"encoding/json"
@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 )
 
@@ -243,9 +243,9 @@ func TestTape(t *testing.T) {
 	wants := []want{
 		{kind: Object, raw: src[1 : len(src)-1], length: 5, rec: 5, skip: 6},
 		{kind: Array, raw: `[1, "x\u00e9", {"b":null}]`, name: `"a"`, length: 3, skip: 2, decodedName: "a"},
-		{kind: True, raw: `true`, name: `"c\n"`, nameFlags: Escaped, skip: 3, decodedName: "c\n"},
+		{kind: True, raw: `true`, name: `"c\n"`, nameFlags: jsonwire.Escaped, skip: 3, decodedName: "c\n"},
 		{kind: Object, raw: `{}`, name: `"d"`, skip: 4, decodedName: "d"},
-		{kind: String, raw: `"\ud800"`, name: `"é"`, flags: Escaped, nameFlags: NonASCII, skip: 5, decodedName: "é", strVal: "\xed\xa0\x80"},
+		{kind: String, raw: `"\ud800"`, name: `"é"`, flags: jsonwire.Escaped, nameFlags: jsonwire.NonASCII, skip: 5, decodedName: "é", strVal: "\xed\xa0\x80"},
 		{kind: Number, raw: `-2.5e3`, name: `""`, skip: 6, decodedName: ""},
 	}
 	if len(doc.Nodes) != len(wants) {
@@ -287,13 +287,14 @@ func TestTape(t *testing.T) {
 	if len(doc.Nodes) != 10 || doc.Nodes[1].Rec != 3 || doc.Nodes[1].Skip != 6 || doc.Nodes[4].Kind != Object || doc.Nodes[5].Kind != Null {
 		t.Errorf("full tape: %+v", doc.Nodes)
 	}
-	if n := &doc.Nodes[3]; n.Flags != Escaped|NonASCII && n.Flags != Escaped {
+	if n := &doc.Nodes[3]; n.Flags != jsonwire.Escaped|jsonwire.NonASCII && n.Flags != jsonwire.Escaped {
 		t.Errorf("flags of %q = %d", doc.Raw(n), n.Flags)
 	}
 }
 
-// TestFlags: Escaped and NonASCII are set exactly when the string has a
-// backslash, or a byte >= 0x80.
+// TestFlags: a string's node records jsonwire's flags, for its value and for
+// its member name: Escaped and NonASCII are set exactly when the string has
+// a backslash, or a byte >= 0x80.
 func TestFlags(t *testing.T) {
 	type row struct {
 		str    string
@@ -303,11 +304,11 @@ func TestFlags(t *testing.T) {
 	rows := []row{
 		{`"abc"`, 0, "plain ASCII"},
 		{`""`, 0, "empty"},
-		{`"a\nb"`, Escaped, "a short escape"},
-		{`"\u00e9"`, Escaped, "an escape for a non-ASCII code point is still ASCII text"},
-		{`"é"`, NonASCII, "raw UTF-8"},
-		{"\"\xff\"", NonASCII, "an invalid byte"},
-		{`"é\t"`, Escaped | NonASCII, "both"},
+		{`"a\nb"`, jsonwire.Escaped, "a short escape"},
+		{`"\u00e9"`, jsonwire.Escaped, "an escape for a non-ASCII code point is still ASCII text"},
+		{`"é"`, jsonwire.NonASCII, "raw UTF-8"},
+		{"\"\xff\"", jsonwire.NonASCII, "an invalid byte"},
+		{`"é\t"`, jsonwire.Escaped | jsonwire.NonASCII, "both"},
 	}
 	testutil.Run(t, rows, func(t *testing.T, r row) {
 		for _, src := range []string{r.str, "{" + r.str + ":" + r.str + "}"} {
@@ -362,7 +363,7 @@ func TestRecordingLimits(t *testing.T) {
 	if len(doc.Nodes) != 5 || len(doc.Elems) != 3 || doc.Nodes[1].Elem0 != 0 || doc.Nodes[3].Elem0 != 2 || doc.Nodes[4].Elem0 != 3 || doc.Nodes[4].Rec != 0 {
 		t.Fatalf("ArrayElems in an object: %+v %+v", doc.Nodes, doc.Elems)
 	}
-	if e := doc.ArrayElems(1)[1]; e.Str() != "A" || e.Flags != Escaped {
+	if e := doc.ArrayElems(1)[1]; e.Str() != "A" || e.Flags != jsonwire.Escaped {
 		t.Errorf("Elem.Str = %q, flags %d", e.Str(), e.Flags)
 	}
 
@@ -374,61 +375,44 @@ func TestRecordingLimits(t *testing.T) {
 	}
 }
 
-// TestDecodeString: escapes, surrogate pairs, and lone surrogates as WTF-8.
-func TestDecodeString(t *testing.T) {
+// TestDecodedStrings: a recorded string's value, as Doc.Str, Doc.Name and
+// Elem.Str give it, is its text between the quotes when it has no escape,
+// and jsonwire.Unescape's decoding (whose tests hold it to the escapes)
+// when it has one, on every path that reads strings.
+func TestDecodedStrings(t *testing.T) {
 	type row struct{ in, want, reason string }
 	rows := []row{
 		{`abc`, "abc", "no escape: the text itself"},
-		{`\"\\\/\b\f\n\r\t`, "\"\\/\b\f\n\r\t", "every short escape"},
-		{`\u0041\u00e9\u20AC`, "Aé€", "\\u escapes of one, two and three UTF-8 bytes, either case"},
-		{`\u0000`, "\x00", "U+0000"},
-		{`a\u0000b`, "a\x00b", "U+0000 inside text"},
+		{"é\xff", "é\xff", "raw bytes, valid or not, kept as they are"},
+		{`a\nb\u0041`, "a\nbA", "short and \\u escapes decoded"},
 		{`\ud83d\ude00`, "\U0001F600", "a surrogate pair is one code point"},
-		{`\uD83D\uDE00`, "\U0001F600", "a surrogate pair in upper case"},
-		{`\udbff\udfff`, "\U0010FFFF", "the last code point"},
-		{`\ud800\udc00`, "\U00010000", "the first supplementary code point"},
-		{`\ud800`, "\xed\xa0\x80", "a lone high surrogate: three WTF-8 bytes"},
-		{`\udbff`, "\xed\xaf\xbf", "the last high surrogate"},
-		{`\udc00`, "\xed\xb0\x80", "a lone low surrogate"},
-		{`\udfff`, "\xed\xbf\xbf", "the last low surrogate"},
-		{`\udc00\ud800`, "\xed\xb0\x80\xed\xa0\x80", "low then high is not a pair"},
-		{`\ud800\u0041`, "\xed\xa0\x80A", "high followed by a non-surrogate escape"},
-		{`\ud800\ud800`, "\xed\xa0\x80\xed\xa0\x80", "high followed by high"},
-		{`\ud800\ud800\udc00`, "\xed\xa0\x80\U00010000", "a lone high, then a pair"},
-		{`\ud800x`, "\xed\xa0\x80x", "high followed by text"},
-		{`\ud800\n`, "\xed\xa0\x80\n", "high followed by a short escape"},
-		{`\ud800\\udc00`, "\xed\xa0\x80\\udc00", "an escaped backslash is not the start of \\u"},
-		{`x\ud800`, "x\xed\xa0\x80", "high at the end"},
-		{"é\\n", "é\n", "raw UTF-8 kept"},
-		{"\xff\\n", "\xff\n", "raw invalid bytes kept as they are"},
-		{`\ufffd`, "\ufffd", "U+FFFD is an ordinary code point"},
+		{`\ud800`, "\xed\xa0\x80", "a lone surrogate: three generalized UTF-8 bytes"},
 	}
 	testutil.Run(t, rows, func(t *testing.T, r row) {
-		doc, err := Parse(`"`+r.in+`"`, all)
+		lit := `"` + r.in + `"`
+		doc, err := Parse(lit, all)
 		if err != nil {
-			t.Error(err)
-			return
+			t.Fatal(err)
 		}
 		if got := doc.Str(&doc.Nodes[0]); got != r.want {
-			t.Errorf("decode %q = %q, want %q", r.in, got, r.want)
+			t.Errorf("Str of %s = %q, want %q", lit, got, r.want)
 		}
-		if got := decodeString(r.in, Escaped); got != r.want {
-			t.Errorf("decodeString(%q, Escaped) = %q, want %q", r.in, got, r.want)
-		}
-		// The same text as a member name.
-		doc, err = Parse(`{"`+r.in+`":0}`, all)
+		doc, err = Parse(`{`+lit+`:0}`, all)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := doc.Name(&doc.Nodes[1]); got != r.want {
-			t.Errorf("Name %q = %q, want %q", r.in, got, r.want)
+			t.Errorf("Name %s = %q, want %q", lit, got, r.want)
 		}
-		// Where encoding/json decodes the same, it must agree (it writes
-		// U+FFFD for lone surrogates and invalid bytes, which we never do).
-		if utf8.ValidString(r.want) {
-			var s string
-			if err := json.Unmarshal([]byte(`"`+r.in+`"`), &s); err != nil || s != r.want {
-				t.Errorf("encoding/json decodes %q as %q", r.in, s)
+		// An element read by the run of scalars, and one read by the
+		// general loop (after a container).
+		doc, err = Parse(`[`+lit+`,[],`+lit+`]`, Options{MaxDepth: 1, MaxChildren: 10, ArrayElems: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []int{0, 2} {
+			if e := doc.Elems[k]; e.Str() != r.want {
+				t.Errorf("element %d: Str of %s = %q, want %q", k, lit, e.Str(), r.want)
 			}
 		}
 	})
@@ -625,4 +609,27 @@ func TestDocReuse(t *testing.T) {
 	if d.Src != "" || len(d.Nodes) != 0 || len(d.Elems) != 0 {
 		t.Fatalf("after a failed Parse: %+v", d)
 	}
+}
+
+// TestKindNoun: the noun phrase of every kind, as the messages of schema
+// and mcpserver use it after "not".
+func TestKindNoun(t *testing.T) {
+	type row struct {
+		kind   Kind
+		want   string
+		reason string
+	}
+	testutil.Run(t, []row{
+		{Null, "null", "null has no article"},
+		{False, "a boolean", "false is a boolean"},
+		{True, "a boolean", "true is a boolean"},
+		{Number, "a number", "a number"},
+		{String, "a string", "a string"},
+		{Array, "an array", "an array, with its article"},
+		{Object, "an object", "an object, with its article"},
+	}, func(t *testing.T, r row) {
+		if got := r.kind.Noun(); got != r.want {
+			t.Errorf("Kind(%d).Noun() = %q, want %q", r.kind, got, r.want)
+		}
+	})
 }
