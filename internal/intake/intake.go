@@ -157,13 +157,13 @@ func (g *Gate) Share(r *http.Request) *http.Request {
 	return r.WithContext(context.WithValue(r.Context(), sharedKey{}, g))
 }
 
-// pool returns the budget and slots r's body and check take: those of the
-// Gate r shares, else g's own.
-func (g *Gate) pool(r *http.Request) (*budget, chan struct{}) {
+// shared returns the Gate whose budget and slots r's body and check take:
+// the one r shares, else g.
+func (g *Gate) shared(r *http.Request) *Gate {
 	if s, ok := r.Context().Value(sharedKey{}).(*Gate); ok {
-		return s.budget, s.slots
+		return s
 	}
-	return g.budget, g.slots
+	return g
 }
 
 // Free returns the bytes of the budget not held by any request now; it is
@@ -239,10 +239,10 @@ func (g *Gate) ReadBody(w http.ResponseWriter, r *http.Request) (body []byte, re
 	if f == nil && r.ContentLength > g.cfg.MaxBodyBytes {
 		f = &Failure{Status: http.StatusRequestEntityTooLarge, Err: g.TooLarge()}
 	}
-	b, _ := g.pool(r)
+	b := g.shared(r).budget
 	var held int64
 	if f == nil {
-		body, held, f = g.read(w, r, rc, b, gz)
+		body, held, f = g.read(w, r, rc, gz)
 	}
 	if f != nil {
 		b.give(held)
@@ -263,7 +263,8 @@ func refuse(w http.ResponseWriter, rc *http.ResponseController, writeTimeout tim
 	rc.SetWriteDeadline(now.Add(writeTimeout))
 }
 
-func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, b *budget, gz bool) (body []byte, held int64, f *Failure) {
+func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, gz bool) (body []byte, held int64, f *Failure) {
+	b := g.shared(r).budget
 	start := time.Now()
 	hard := start.Add(g.cfg.BodyTimeout)
 	deadlines := rc.SetReadDeadline(hard) == nil
@@ -358,14 +359,14 @@ func (g *Gate) readFailure(r *http.Request, err error) *Failure {
 // answers 503 overloaded (f.Status). It fails with f.Gone() when the
 // client went away first.
 func (g *Gate) Slot(w http.ResponseWriter, r *http.Request) (release func(), f *Failure) {
-	_, slots := g.pool(r)
+	p := g.shared(r)
 	select {
-	case slots <- struct{}{}:
+	case p.slots <- struct{}{}:
 	default:
 		t := time.NewTimer(g.cfg.WriteTimeout / 2)
 		defer t.Stop()
 		select {
-		case slots <- struct{}{}:
+		case p.slots <- struct{}{}:
 		case <-r.Context().Done():
 			return noop, gone
 		case <-t.C:
@@ -375,5 +376,5 @@ func (g *Gate) Slot(w http.ResponseWriter, r *http.Request) (release func(), f *
 		}
 	}
 	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(g.cfg.WriteTimeout))
-	return func() { <-slots }, nil
+	return func() { <-p.slots }, nil
 }
