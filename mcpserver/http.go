@@ -24,8 +24,9 @@ func NewHTTPHandler(opts Options) http.Handler { return New(opts).HTTPHandler() 
 // intake, with this server's options): at most MaxDocumentBytes +
 // EnvelopeBytes, read under MaxBufferedBytes with BodyTimeout and
 // BodyIdleTimeout, and its message answered in a check slot of
-// MaxConcurrent (the handler's own). Every answer is a JSON-RPC response in
-// application/json, never a copy of the payload:
+// MaxConcurrent (the handler's own; under package service, /mcp and the
+// HTTP API share one budget and one set of slots). Every answer is a
+// JSON-RPC response in application/json, never a copy of the payload:
 //
 //   - 200 with the response to the message (or the batch's responses), as
 //     [Server.Answer] gives it, including a JSON-RPC error that carries its

@@ -53,6 +53,8 @@ type scanResult struct {
 	// nothing but whitespace after it.
 	ok    bool
 	batch bool
+	// blank: the frame holds nothing but whitespace.
+	blank bool
 	// dup: a member name repeats in the message or in params; envOver:
 	// the envelope (everything but the arguments) is over maxEnvelope.
 	dup, envOver bool
@@ -293,6 +295,7 @@ func (s *scanner) end() scanResult {
 		s.endValue()
 	}
 	s.res.ok = s.st == sTrail
+	s.res.blank = s.st == sRoot
 	if s.res.dup {
 		s.res.ok = false
 	}

@@ -102,7 +102,9 @@ func (d *dispatcher) read(r io.Reader) error {
 		switch {
 		case sc != nil:
 			d.unreserve(maxFrame)
-			d.out.write(d.s.answerScanned(sc.end(), "", true))
+			if r := sc.end(); !r.blank { // a blank line is skipped, however long
+				d.out.write(d.s.answerScanned(r, "", true))
+			}
 		case len(bytes.Trim(buf, " \t\r\n")) == 0:
 			d.unreserve(maxFrame)
 		default:

@@ -15,6 +15,7 @@ import (
 
 	"github.com/claimcheck/claimcheck/httpapi"
 	"github.com/claimcheck/claimcheck/internal/httpjson"
+	"github.com/claimcheck/claimcheck/internal/intake"
 	"github.com/claimcheck/claimcheck/internal/playground"
 	"github.com/claimcheck/claimcheck/mcpserver"
 	"github.com/claimcheck/claimcheck/metrics"
@@ -39,6 +40,14 @@ type Options struct {
 	// well as the service's own.
 	API httpapi.Options
 	// MCP configures /mcp.
+	//
+	// The tools API's execute route and /mcp share one memory budget and
+	// one set of check slots: a body either route holds, and a check
+	// either runs, counts against both. The budget is the larger of
+	// API.MaxBufferedBytes and MCP.MaxBufferedBytes, the slots the larger
+	// of their MaxConcurrent; each route keeps its own body cap and
+	// timeouts. When neither sets it, the budget is 2 × the slots × the
+	// larger body cap (MCP's: MaxDocumentBytes + mcpserver.EnvelopeBytes).
 	MCP mcpserver.Options
 	// AccessLog, if not nil, receives one Info record per request,
 	// message "request", with method, route, status, duration (seconds),
@@ -72,6 +81,8 @@ type Service struct {
 	userObserve                       func(*http.Request, httpapi.Observation)
 	notReady                          atomic.Bool
 	handler                           http.Handler
+	// gate holds the budget and slots /v1 and /mcp share (intake.Gate.Share).
+	gate *intake.Gate
 }
 
 // New returns the service. It builds the OpenAPI document and registers the
@@ -93,6 +104,7 @@ func New(opts Options) *Service {
 		root:        opts.Root,
 		mcp:         mcpserver.NewHTTPHandler(opts.MCP),
 		metricsPage: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}),
+		gate:        sharedGate(opts.API, opts.MCP),
 	}
 	api := opts.API
 	api.Observe = s.observe
@@ -100,6 +112,24 @@ func New(opts Options) *Service {
 	s.page = playground.Handler(http.NotFoundHandler()) // the page's own paths only: nothing passes through
 	s.handler = s.metrics.InFlight(http.HandlerFunc(s.route))
 	return s
+}
+
+// sharedGate returns the gate whose budget and slots the execute route and
+// /mcp share: sized as Options.MCP documents, with the larger of the two
+// body caps so that a body of either fits. Its timeouts are not used.
+func sharedGate(api httpapi.Options, mcp mcpserver.Options) *intake.Gate {
+	apiCap := api.MaxBodyBytes
+	if apiCap <= 0 {
+		apiCap = httpapi.DefaultMaxBodyBytes
+	}
+	mcpCap := mcp.MaxDocumentBytes
+	if mcpCap <= 0 {
+		mcpCap = mcpserver.DefaultMaxDocumentBytes
+	}
+	// Zero or negative is the default (intake's), so max keeps a value
+	// set on either side.
+	return intake.New(intake.Config{MaxBodyBytes: max(apiCap, mcpCap+mcpserver.EnvelopeBytes),
+		MaxBufferedBytes: max(api.MaxBufferedBytes, mcp.MaxBufferedBytes), MaxConcurrent: max(api.MaxConcurrent, mcp.MaxConcurrent)})
 }
 
 // BeginShutdown marks the service as shutting down: /readyz answers 503
@@ -111,6 +141,9 @@ func (s *Service) BeginShutdown() { s.notReady.Store(true) }
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 func (s *Service) route(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost {
+		r = s.gate.Share(r) // only a POST has a body to admit and a check to run
+	}
 	switch p := r.URL.Path; {
 	case p == RouteMCP:
 		s.own(w, r, RouteMCP, s.mcp)

@@ -35,6 +35,8 @@ func TestBinary(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	// First and alone: it measures a process's memory under load.
+	t.Run("serve memory under 60 MB calls", func(t *testing.T) { testServeMemory(t, bin) })
 	t.Run("exit codes", func(t *testing.T) { t.Parallel(); testExitCodes(t, bin) })
 	t.Run("pipes", func(t *testing.T) { t.Parallel(); testPipes(t, bin) })
 	t.Run("version", func(t *testing.T) { t.Parallel(); testVersion(t, bin) })

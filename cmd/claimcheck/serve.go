@@ -39,6 +39,19 @@ type serveConfig struct {
 }
 
 func serveCmd(args []string, stderr io.Writer) int {
+	opts, cfg, code, ok := serveFlags(args, stderr)
+	if !ok {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, opts, cfg, stderr)
+}
+
+// serveFlags parses serve's arguments into the service's options and
+// serve's configuration; when it reports !ok, serve is not to run and code
+// is the exit status (usage already written).
+func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serveConfig, code int, ok bool) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `host:port` (port 0: any free port)")
 	maxBody := fs.Int64("max-body-bytes", httpapi.DefaultMaxBodyBytes, "refuse a body of more `bytes` (decompressed) with 413")
@@ -57,26 +70,26 @@ func serveCmd(args []string, stderr io.Writer) int {
 	h2c := fs.Bool("h2c", false, "also accept HTTP/2 without TLS (prior knowledge), for load balancers that speak it to backends")
 	pos, code, ok := parseFlags(fs, args, os.Stdout, stderr, serveSynopsis)
 	if !ok {
-		return code
+		return opts, cfg, code, false
 	}
 	usage := func(msg string) int {
 		fmt.Fprintf(stderr, "claimcheck: %s\nUsage: %s\n", msg, serveSynopsis)
 		return exitUsage
 	}
 	if len(pos) != 0 {
-		return usage("serve takes no arguments")
+		return opts, cfg, usage("serve takes no arguments"), false
 	}
 	if *maxBody <= 0 {
-		return usage("-max-body-bytes must be positive")
+		return opts, cfg, usage("-max-body-bytes must be positive"), false
 	}
 	if (*tlsCert == "") != (*tlsKey == "") {
-		return usage("-tls-cert and -tls-key go together")
+		return opts, cfg, usage("-tls-cert and -tls-key go together"), false
 	}
 	if *tlsCert != "" && *h2c {
-		return usage("-h2c is for cleartext; with -tls-cert HTTP/2 is on already")
+		return opts, cfg, usage("-h2c is for cleartext; with -tls-cert HTTP/2 is on already"), false
 	}
 	if *delay < 0 || *grace < 0 || *maxConns < 0 {
-		return usage("-shutdown-delay, -shutdown-timeout and -max-connections must not be negative")
+		return opts, cfg, usage("-shutdown-delay, -shutdown-timeout and -max-connections must not be negative"), false
 	}
 	// Zero or negative timeouts mean the defaults, as in httpapi.Options.
 	bt, it, wt := *bodyTimeout, *idleTimeout, *writeTimeout
@@ -90,7 +103,7 @@ func serveCmd(args []string, stderr io.Writer) int {
 		wt = httpapi.DefaultWriteTimeout
 	}
 	if it > bt {
-		return usage(fmt.Sprintf("-body-idle-timeout %v is longer than -body-timeout %v", it, bt))
+		return opts, cfg, usage(fmt.Sprintf("-body-idle-timeout %v is longer than -body-timeout %v", it, bt)), false
 	}
 	// The longest a request can take from its first byte: its headers, its
 	// body, a wait for a turn and the check and answer; and a second for
@@ -99,17 +112,17 @@ func serveCmd(args []string, stderr io.Writer) int {
 	if *grace == 0 {
 		*grace = lifetime
 	} else if *grace < lifetime {
-		return usage(fmt.Sprintf("-shutdown-timeout %v is shorter than the longest a request can take, %v "+
-			"(header timeout %v + -body-timeout + 1.5 × -write-timeout + 1s): requests in flight would be cut off", *grace, lifetime, httpapi.ReadHeaderTimeout))
+		return opts, cfg, usage(fmt.Sprintf("-shutdown-timeout %v is shorter than the longest a request can take, %v "+
+			"(header timeout %v + -body-timeout + 1.5 × -write-timeout + 1s): requests in flight would be cut off", *grace, lifetime, httpapi.ReadHeaderTimeout)), false
 	}
 	if *maxConns == 0 {
 		*maxConns = defaultMaxConnections()
 	}
 	if p := *basePath; p != "" && (p[0] != '/' || strings.TrimRight(p, "/") == "") {
 		fmt.Fprintln(stderr, "claimcheck: -base-path must be a path starting with / (such as /api)")
-		return exitUsage
+		return opts, cfg, exitUsage, false
 	}
-	opts := service.Options{
+	opts = service.Options{
 		BasePath: strings.TrimRight(*basePath, "/"),
 		API: httpapi.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc, MaxBufferedBytes: *maxBuf,
 			BodyTimeout: bt, BodyIdleTimeout: it, WriteTimeout: wt},
@@ -121,10 +134,8 @@ func serveCmd(args []string, stderr io.Writer) int {
 	if *accessLog {
 		opts.AccessLog = slog.New(slog.NewJSONHandler(stderr, nil))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return serve(ctx, opts, serveConfig{addr: *addr, maxConns: *maxConns, delay: *delay, grace: *grace,
-		tlsCert: *tlsCert, tlsKey: *tlsKey, h2c: *h2c, idleGrace: time.Second, secondSignalExit: os.Exit}, stderr)
+	return opts, serveConfig{addr: *addr, maxConns: *maxConns, delay: *delay, grace: *grace,
+		tlsCert: *tlsCert, tlsKey: *tlsKey, h2c: *h2c, idleGrace: time.Second, secondSignalExit: os.Exit}, exitOK, true
 }
 
 // serve listens on cfg.addr and serves the service until ctx is done, then
@@ -215,7 +226,9 @@ func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io
 		srv.Close()
 		return exitUsage
 	}
-	if err := srv.Shutdown(sctx); err != nil {
+	// The listener is closed already; Shutdown closes it again (an error)
+	// when the serving goroutine has not yet seen it closed.
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, net.ErrClosed) {
 		fmt.Fprintf(stderr, "claimcheck: shutdown: %v\n", err)
 		return exitUsage
 	}

@@ -1,8 +1,11 @@
 // Package intake admits the bodies of requests that carry a document: it
 // reads a body under a byte cap, a memory budget shared by every request
 // and two deadlines, and hands out the slots in which documents are
-// checked. httpapi's execute route and the MCP endpoint share one [Gate],
-// so that one process holds one budget and one set of slots.
+// checked. Every route that admits bodies has its own [Gate] (its own cap
+// and deadlines); a composition of routes shares one budget and one set of
+// slots among them with [Gate.Share], so that one process holds one budget
+// and one set of slots (package service does so for httpapi's execute
+// route and the MCP endpoint).
 //
 // A Gate answers nothing itself. When it refuses a request it returns a
 // [Failure] (a status and an error document) and has set on the response's
@@ -15,6 +18,7 @@ package intake
 
 import (
 	"compress/gzip"
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -133,6 +137,35 @@ func New(c Config) *Gate {
 // Config returns the configuration in effect, defaults filled in.
 func (g *Gate) Config() Config { return g.cfg }
 
+// sharedKey is the context key of the Gate a request shares (see Share).
+type sharedKey struct{}
+
+// Share returns r (a shallow copy of it) marked so that every Gate that
+// reads its body or hands it a slot takes the bytes from g's budget and the
+// slot from g's slots instead of its own; its own cap, deadlines and
+// answers are unchanged. A server in front of several routes, each with
+// its own Gate, shares one budget and one set of slots among them this
+// way: whichever route a request reaches, the bytes and slots it holds are
+// counted once, in g.
+//
+// g must admit a body of the largest cap among those Gates: its
+// MaxBodyBytes is at least theirs (else a body below a route's cap may not
+// fit g's budget at all, and is answered 503). The key is this package's,
+// so only this module can share a Gate; a handler used on its own keeps
+// its own budget and slots.
+func (g *Gate) Share(r *http.Request) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), sharedKey{}, g))
+}
+
+// shared returns the Gate whose budget and slots r's body and check take:
+// the one r shares, else g.
+func (g *Gate) shared(r *http.Request) *Gate {
+	if s, ok := r.Context().Value(sharedKey{}).(*Gate); ok {
+		return s
+	}
+	return g
+}
+
 // Free returns the bytes of the budget not held by any request now; it is
 // Config().MaxBufferedBytes when no body is held.
 func (g *Gate) Free() int64 { return g.budget.free.Load() }
@@ -206,16 +239,17 @@ func (g *Gate) ReadBody(w http.ResponseWriter, r *http.Request) (body []byte, re
 	if f == nil && r.ContentLength > g.cfg.MaxBodyBytes {
 		f = &Failure{Status: http.StatusRequestEntityTooLarge, Err: g.TooLarge()}
 	}
+	b := g.shared(r).budget
 	var held int64
 	if f == nil {
 		body, held, f = g.read(w, r, rc, gz)
 	}
 	if f != nil {
-		g.budget.give(held)
+		b.give(held)
 		refuse(w, rc, g.cfg.WriteTimeout)
 		return body, noop, f
 	}
-	return body, func() { g.budget.give(held) }, nil
+	return body, func() { b.give(held) }, nil
 }
 
 // refuse readies the connection for an early answer: it is closed after
@@ -230,6 +264,7 @@ func refuse(w http.ResponseWriter, rc *http.ResponseController, writeTimeout tim
 }
 
 func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, gz bool) (body []byte, held int64, f *Failure) {
+	b := g.shared(r).budget
 	start := time.Now()
 	hard := start.Add(g.cfg.BodyTimeout)
 	deadlines := rc.SetReadDeadline(hard) == nil
@@ -245,7 +280,7 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 		// All at once: the declared length, plus the byte that shows
 		// the end without growing the buffer.
 		held = r.ContentLength + 1
-		if !g.budget.take(held, held <= smallBody) {
+		if !b.take(held, held <= smallBody) {
 			return nil, 0, overloaded(w, "too many bodies are being read; try again")
 		}
 		buf = make([]byte, 0, held)
@@ -275,7 +310,7 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 				return buf, held, &Failure{Status: http.StatusRequestEntityTooLarge, Err: g.TooLarge()}
 			}
 			grow := min(max(16<<10, int64(cap(buf))), maxBody+1-int64(cap(buf)))
-			if !g.budget.take(grow, held+grow <= smallBody) {
+			if !b.take(grow, held+grow <= smallBody) {
 				return buf, held, overloaded(w, "too many bodies are being read; try again")
 			}
 			held += grow
@@ -324,13 +359,14 @@ func (g *Gate) readFailure(r *http.Request, err error) *Failure {
 // answers 503 overloaded (f.Status). It fails with f.Gone() when the
 // client went away first.
 func (g *Gate) Slot(w http.ResponseWriter, r *http.Request) (release func(), f *Failure) {
+	p := g.shared(r)
 	select {
-	case g.slots <- struct{}{}:
+	case p.slots <- struct{}{}:
 	default:
 		t := time.NewTimer(g.cfg.WriteTimeout / 2)
 		defer t.Stop()
 		select {
-		case g.slots <- struct{}{}:
+		case p.slots <- struct{}{}:
 		case <-r.Context().Done():
 			return noop, gone
 		case <-t.C:
@@ -340,5 +376,5 @@ func (g *Gate) Slot(w http.ResponseWriter, r *http.Request) (release func(), f *
 		}
 	}
 	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(g.cfg.WriteTimeout))
-	return func() { <-g.slots }, nil
+	return func() { <-p.slots }, nil
 }

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"io"
+	"testing"
+	"time"
+
+	"github.com/claimcheck/claimcheck/internal/testutil"
+	"github.com/claimcheck/claimcheck/service"
+)
+
+// TestServeFlagsReachBothRoutes: every flag that bounds a request reaches
+// the options of /v1 (httpapi) and of /mcp (mcpserver) alike, so that the
+// two routes run under the same limits and timeouts.
+func TestServeFlagsReachBothRoutes(t *testing.T) {
+	testutil.Run(t, []struct {
+		reason string
+		args   []string
+		check  func(o service.Options) (api, mcp any, want any)
+	}{
+		{"-write-timeout bounds the check and answer of a /mcp call as of a /v1 one", []string{"-write-timeout", "7s"},
+			func(o service.Options) (any, any, any) {
+				return o.API.WriteTimeout, o.MCP.WriteTimeout, 7 * time.Second
+			}},
+		{"-write-timeout 0 is the default on both", []string{"-write-timeout", "0"},
+			func(o service.Options) (any, any, any) {
+				return o.API.WriteTimeout, o.MCP.WriteTimeout, 30 * time.Second
+			}},
+		{"-body-timeout bounds a /mcp body's arrival", []string{"-body-timeout", "90s"},
+			func(o service.Options) (any, any, any) { return o.API.BodyTimeout, o.MCP.BodyTimeout, 90 * time.Second }},
+		{"-body-idle-timeout bounds a /mcp body's stalls", []string{"-body-idle-timeout", "3s"},
+			func(o service.Options) (any, any, any) {
+				return o.API.BodyIdleTimeout, o.MCP.BodyIdleTimeout, 3 * time.Second
+			}},
+		{"-max-body-bytes is the /mcp document cap", []string{"-max-body-bytes", "1000"},
+			func(o service.Options) (any, any, any) {
+				return o.API.MaxBodyBytes, o.MCP.MaxDocumentBytes, int64(1000)
+			}},
+		{"-max-buffered-bytes is the one budget", []string{"-max-buffered-bytes", "268435456"},
+			func(o service.Options) (any, any, any) {
+				return o.API.MaxBufferedBytes, o.MCP.MaxBufferedBytes, int64(268435456)
+			}},
+		{"-max-concurrent is the one set of slots", []string{"-max-concurrent", "3"},
+			func(o service.Options) (any, any, any) { return o.API.MaxConcurrent, o.MCP.MaxConcurrent, 3 }},
+	}, func(t *testing.T, tc struct {
+		reason string
+		args   []string
+		check  func(o service.Options) (api, mcp any, want any)
+	}) {
+		opts, _, code, ok := serveFlags(tc.args, io.Discard)
+		if !ok {
+			t.Fatalf("serve %v: exit %d", tc.args, code)
+		}
+		if api, mcp, want := tc.check(opts); api != want || mcp != want {
+			t.Errorf("serve %v: /v1 %v, /mcp %v; want %v on both", tc.args, api, mcp, want)
+		}
+	})
+}
