@@ -90,22 +90,33 @@ func checkDeployment(t *testing.T, d *appsv1.Deployment) {
 			t.Errorf("no %s limit", r)
 		}
 	}
-	// The memory limit holds the buffered bodies.
-	var buffered int64
+	// The memory limit holds the measured bound of serve's peak RSS (see
+	// docs/serving.md): twice the buffered bodies and the checks' copies of
+	// their documents (the garbage collector's headroom), plus 64 MiB.
+	var buffered, maxBody, concurrent int64
 	var delay, timeout time.Duration
 	for _, a := range c.Args {
 		k, v, _ := strings.Cut(a, "=")
 		switch k {
 		case "-max-buffered-bytes":
 			buffered = parseInt(t, v)
+		case "-max-body-bytes":
+			maxBody = parseInt(t, v)
+		case "-max-concurrent":
+			concurrent = parseInt(t, v)
 		case "-shutdown-delay":
 			delay = parseDuration(t, v)
 		case "-shutdown-timeout":
 			timeout = parseDuration(t, v)
 		}
 	}
-	if lim := c.Resources.Limits.Memory().Value(); buffered == 0 || lim < buffered*3/2 {
-		t.Errorf("memory limit %d for -max-buffered-bytes %d: want at least 1.5 times it", lim, buffered)
+	if maxBody == 0 {
+		maxBody = 64 << 20 // serve's default
+	}
+	bound := 2*(buffered+concurrent*maxBody) + 64<<20
+	if lim := c.Resources.Limits.Memory().Value(); buffered == 0 || concurrent == 0 || lim < bound {
+		t.Errorf("memory limit %d for -max-buffered-bytes %d, -max-concurrent %d, -max-body-bytes %d: want at least %d",
+			lim, buffered, concurrent, maxBody, bound)
 	}
 	if spec.TerminationGracePeriodSeconds == nil || time.Duration(*spec.TerminationGracePeriodSeconds)*time.Second <= delay+timeout || timeout == 0 {
 		t.Errorf("terminationGracePeriodSeconds %v, want more than -shutdown-delay %v + -shutdown-timeout %v",
