@@ -241,8 +241,12 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 	// moves it on (setIdle). One call both sets it and finds out whether
 	// w can set deadlines at all.
 	deadlines := rc.SetReadDeadline(minTime(start.Add(g.cfg.BodyIdleTimeout), hard)) == nil
-	if deadlines {
-		// An answer at any time while reading has WriteTimeout to go out.
+	if deadlines && r.ProtoMajor >= 2 {
+		// An answer at any time while reading has WriteTimeout to go out:
+		// HTTP/2 resets a stream whose write deadline passes, even while
+		// its body is being read. (An HTTP/1 write deadline only bounds
+		// the socket's writes, and every answer sets it before writing:
+		// refuse, or the end of the body.)
 		rc.SetWriteDeadline(hard.Add(g.cfg.WriteTimeout))
 	}
 	maxBody := g.cfg.MaxBodyBytes
