@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/claimcheck/claimcheck"
@@ -213,8 +214,13 @@ type handler struct {
 // abort a response, not a bug.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	tw := &httpjson.Recorder{ResponseWriter: w}
-	var obs Observation
+	st := states.Get().(*reqState)
+	tw, obs := &st.rec, &st.obs
+	tw.ResponseWriter = w
+	defer func() {
+		*st = reqState{}
+		states.Put(st)
+	}()
 	defer func() {
 		v := recover()
 		abort := v != nil && v == http.ErrAbortHandler
@@ -236,17 +242,27 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if h.observe != nil {
 			obs.Status, obs.Code, obs.ResponseBytes = tw.Status, tw.Code, tw.Bytes
 			obs.Duration = time.Since(start)
-			h.observe(r, obs)
+			h.observe(r, *obs)
 		}
 		if abort {
 			panic(http.ErrAbortHandler)
 		}
 	}()
-	h.serve(tw, r, &obs)
+	h.serve(tw, r, obs)
 }
 
+// A reqState is what ServeHTTP keeps of one request, pooled: nothing
+// holds it once ServeHTTP has returned (Observe gets a copy).
+type reqState struct {
+	rec httpjson.Recorder
+	obs Observation
+}
+
+var states = sync.Pool{New: func() any { return new(reqState) }}
+
 func (h *handler) route(w *httpjson.Recorder, r *http.Request, obs *Observation) {
-	segs, ok := segments(r.URL)
+	var buf [maxSegments]string
+	segs, ok := segments(r.URL, &buf)
 	if !ok || len(segs) < 2 || segs[0] != "v1" || segs[1] != "tools" {
 		httpjson.WriteError(w, http.StatusNotFound, httpjson.NoRoute(r))
 		return
@@ -286,21 +302,33 @@ func (h *handler) route(w *httpjson.Recorder, r *http.Request, obs *Observation)
 		Message: "no tool resource at " + r.URL.EscapedPath()})
 }
 
+// maxSegments is one more than the segments of the longest route, so that
+// a longer path is seen as longer.
+const maxSegments = 7
+
 // segments splits the escaped path at "/" and unescapes each segment, so an
 // escaped "/" (%2F) stays inside its segment. A path not starting with "/"
-// or with a bad escape is reported !ok.
-func segments(u *url.URL) ([]string, bool) {
+// or with a bad escape anywhere is reported !ok. A path of more than
+// maxSegments segments returns its first maxSegments (more than any route
+// has). The
+// result is in buf, so that routing allocates nothing.
+func segments(u *url.URL, buf *[maxSegments]string) ([]string, bool) {
 	p := u.EscapedPath()
 	if !strings.HasPrefix(p, "/") {
 		return nil, false
 	}
-	segs := strings.Split(p[1:], "/")
-	for i, s := range segs {
-		v, err := url.PathUnescape(s)
-		if err != nil {
-			return nil, false
+	segs := buf[:0]
+	for s := range strings.SplitSeq(p[1:], "/") {
+		if strings.IndexByte(s, '%') >= 0 { // else it is its own unescaping
+			v, err := url.PathUnescape(s)
+			if err != nil {
+				return nil, false
+			}
+			s = v
 		}
-		segs[i] = v
+		if len(segs) < maxSegments {
+			segs = append(segs, s)
+		}
 	}
 	return segs, true
 }
@@ -365,6 +393,10 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 func checkMediaType(ct string) string {
 	if ct == "" {
 		return "a browser's POST needs Content-Type application/json"
+	}
+	// What clients send, without mime.ParseMediaType's allocations.
+	if strings.EqualFold(ct, "application/json") || strings.EqualFold(ct, "application/json; charset=utf-8") {
+		return ""
 	}
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil {

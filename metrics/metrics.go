@@ -1,8 +1,11 @@
 package metrics
 
 import (
+	"maps"
 	"net/http"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -16,6 +19,57 @@ type Metrics struct {
 	inFlight  prometheus.Gauge
 	bodyBytes *prometheus.HistogramVec
 	verdicts  *prometheus.CounterVec
+	// The children of the vectors for each set of label values seen so
+	// far, so that a request does not hash its labels into the vectors:
+	// the sets are few and fixed (see the package documentation), and the
+	// vectors keep every child anyway.
+	series  cache[seriesKey, *series]
+	verdict cache[verdictKey, prometheus.Counter]
+}
+
+type seriesKey struct {
+	route, tool, version string
+	status               int
+}
+
+// A series holds the children of one request's labels.
+type series struct {
+	requests  prometheus.Counter
+	duration  prometheus.Observer
+	bodyBytes prometheus.Observer // nil but for an execute request of a tool
+}
+
+type verdictKey struct{ tool, version, verdict string }
+
+// A cache is a map read without locks: an addition copies it.
+type cache[K comparable, V any] struct {
+	m  atomic.Pointer[map[K]V]
+	mu sync.Mutex // held while adding
+}
+
+// get returns the value of k, made by mk (once per k) if k is new.
+func (c *cache[K, V]) get(k K, mk func(K) V) V {
+	if m := c.m.Load(); m != nil {
+		if v, ok := (*m)[k]; ok {
+			return v
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.m.Load()
+	if old != nil {
+		if v, ok := (*old)[k]; ok {
+			return v
+		}
+	}
+	m := make(map[K]V, 1)
+	if old != nil {
+		maps.Copy(m, *old)
+	}
+	v := mk(k)
+	m[k] = v
+	c.m.Store(&m)
+	return v
 }
 
 // New creates the collectors and registers them with reg; it panics if one
@@ -54,14 +108,30 @@ func New(reg prometheus.Registerer) *Metrics {
 // Observe records one answered request. It has the signature of
 // [httpapi.Options.Observe]; r is not used.
 func (m *Metrics) Observe(_ *http.Request, o httpapi.Observation) {
-	m.requests.WithLabelValues(o.Route, o.Tool, o.Version, strconv.Itoa(o.Status)).Inc()
-	m.duration.WithLabelValues(o.Route, o.Tool).Observe(o.Duration.Seconds())
-	if o.Route == httpapi.RouteExecute && o.Tool != "" {
-		m.bodyBytes.WithLabelValues(o.Tool).Observe(float64(o.BodyBytes))
+	s := m.series.get(seriesKey{o.Route, o.Tool, o.Version, o.Status}, m.newSeries)
+	s.requests.Inc()
+	s.duration.Observe(o.Duration.Seconds())
+	if s.bodyBytes != nil {
+		s.bodyBytes.Observe(float64(o.BodyBytes))
 	}
 	if o.Verdict != "" {
-		m.verdicts.WithLabelValues(o.Tool, o.Version, o.Verdict).Inc()
+		m.verdict.get(verdictKey{o.Tool, o.Version, o.Verdict}, m.newVerdict).Inc()
 	}
+}
+
+func (m *Metrics) newSeries(k seriesKey) *series {
+	s := &series{
+		requests: m.requests.WithLabelValues(k.route, k.tool, k.version, strconv.Itoa(k.status)),
+		duration: m.duration.WithLabelValues(k.route, k.tool),
+	}
+	if k.route == httpapi.RouteExecute && k.tool != "" {
+		s.bodyBytes = m.bodyBytes.WithLabelValues(k.tool)
+	}
+	return s
+}
+
+func (m *Metrics) newVerdict(k verdictKey) prometheus.Counter {
+	return m.verdicts.WithLabelValues(k.tool, k.version, k.verdict)
 }
 
 // InFlight returns h counting its requests in progress.

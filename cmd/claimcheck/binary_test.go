@@ -53,6 +53,7 @@ func TestBinary(t *testing.T) {
 	t.Run("serve -base-path", func(t *testing.T) { t.Parallel(); testServeBasePath(t, bin) })
 	t.Run("serve shutdown loses nothing", func(t *testing.T) { t.Parallel(); testServeShutdown(t, bin) })
 	t.Run("serve connection limit", func(t *testing.T) { t.Parallel(); testServeConnLimit(t, bin) })
+	t.Run("serve second signal", func(t *testing.T) { t.Parallel(); testServeSecondSignal(t, bin) })
 	t.Run("serve TLS and h2c", func(t *testing.T) { t.Parallel(); testServeHTTP2(t, bin) })
 	t.Run("serve flags", func(t *testing.T) { t.Parallel(); testServeFlags(t, bin) })
 	t.Run("progress on a terminal", func(t *testing.T) { t.Parallel(); testProgressTerminal(t, bin) })

@@ -227,3 +227,48 @@ func testServeFlags(t *testing.T, bin string) {
 		}
 	}
 }
+
+// testServeSecondSignal: a second SIGTERM during a shutdown exits at once,
+// with status 2 (an I/O error: the shutdown did not complete), instead of
+// waiting out an hour of -shutdown-delay (before, the second signal was
+// ignored). The guard is generous; exiting before it is all that counts.
+func testServeSecondSignal(t *testing.T, bin string) {
+	p := startServe(t, bin, "-shutdown-delay", "1h")
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// /readyz turns 503 once the shutdown has begun, and the shutdown
+	// listens for the second signal before that.
+	client := &http.Client{Timeout: 10 * time.Second}
+	for i := 0; ; i++ {
+		res, err := client.Get(p.base + "/readyz")
+		if err != nil {
+			t.Fatalf("/readyz during the shutdown delay: %v", err)
+		}
+		res.Body.Close()
+		if res.StatusCode == http.StatusServiceUnavailable {
+			break
+		}
+		if i == 1000 {
+			t.Fatalf("/readyz still %d after SIGTERM", res.StatusCode)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait(); p.pw.Close() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != exitUsage {
+			t.Fatalf("after a second SIGTERM: %v, want exit status %d; stderr %s", err, exitUsage, <-p.rest)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("serve still running a minute after a second SIGTERM (shutdown delay 1h)")
+	}
+	if rest := string(<-p.rest); !strings.Contains(rest, "second signal") {
+		t.Errorf("stderr does not tell of the second signal: %s", rest)
+	}
+}

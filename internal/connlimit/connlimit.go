@@ -23,6 +23,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -33,17 +34,12 @@ type Listener struct {
 	max   int
 	mu    sync.Mutex
 	freed chan struct{} // closed and replaced when a connection closes
-	conns map[*conn]*state
-}
-
-type state struct {
-	idle  bool      // between requests, or before the first
-	since time.Time // when it became idle
+	conns map[*conn]struct{}
 }
 
 // New returns ln capped at limit open connections (at least 1).
 func New(ln net.Listener, limit int) *Listener {
-	return &Listener{Listener: ln, max: max(1, limit), freed: make(chan struct{}), conns: map[*conn]*state{}}
+	return &Listener{Listener: ln, max: max(1, limit), freed: make(chan struct{}), conns: map[*conn]struct{}{}}
 }
 
 // Max returns the cap.
@@ -67,9 +63,10 @@ func (l *Listener) Accept() (net.Conn, error) {
 	l.mu.Lock()
 	for len(l.conns) >= l.max {
 		var victim *conn
-		for c, s := range l.conns {
-			if s.idle && (victim == nil || s.since.Before(l.conns[victim].since)) {
-				victim = c
+		var oldest int64
+		for c := range l.conns {
+			if since := c.idleSince.Load(); since != 0 && (victim == nil || since < oldest) {
+				victim, oldest = c, since
 			}
 		}
 		if victim != nil {
@@ -85,7 +82,8 @@ func (l *Listener) Accept() (net.Conn, error) {
 		l.mu.Lock()
 	}
 	c := &conn{Conn: nc, l: l}
-	l.conns[c] = &state{idle: true, since: time.Now()}
+	c.idleSince.Store(clock())
+	l.conns[c] = struct{}{}
 	l.mu.Unlock()
 	return c, nil
 }
@@ -99,19 +97,17 @@ func (l *Listener) ConnState(nc net.Conn, s http.ConnState) {
 	if !ok {
 		return
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	st := l.conns[c]
-	if st == nil {
-		return
-	}
+	// The busy and idle states, once or twice a request, are atomic
+	// stores: no lock.
 	switch s {
 	case http.StateActive:
-		st.idle = false
+		c.idleSince.Store(0)
 	case http.StateIdle:
-		st.idle, st.since = true, time.Now()
+		c.idleSince.Store(clock())
 	case http.StateHijacked, http.StateClosed:
+		l.mu.Lock()
 		l.forget(c)
+		l.mu.Unlock()
 	}
 }
 
@@ -140,10 +136,10 @@ func (l *Listener) Drain(ctx context.Context, idleGrace time.Duration) error {
 			l.mu.Unlock()
 			return nil
 		}
-		now := time.Now()
+		now := clock()
 		var idle []*conn
-		for c, s := range l.conns {
-			if s.idle && now.Sub(s.since) >= idleGrace && now.Sub(start) >= idleGrace {
+		for c := range l.conns {
+			if since := c.idleSince.Load(); since != 0 && now-since >= int64(idleGrace) && time.Since(start) >= idleGrace {
 				idle = append(idle, c)
 			}
 		}
@@ -161,11 +157,22 @@ func (l *Listener) Drain(ctx context.Context, idleGrace time.Duration) error {
 	}
 }
 
+// epoch is the origin of clock.
+var epoch = time.Now()
+
+// clock returns the monotonic time in nanoseconds since epoch, plus one so
+// that it is never 0: a single read of the monotonic clock, which
+// time.Now pairs with a read of the wall clock.
+func clock() int64 { return int64(time.Since(epoch)) + 1 }
+
 // A conn forgets itself when closed.
 type conn struct {
 	net.Conn
-	l    *Listener
-	once sync.Once
+	l *Listener
+	// idleSince is the clock() of when the connection became idle
+	// (between requests, or before the first), or 0 while it is busy.
+	idleSince atomic.Int64
+	once      sync.Once
 }
 
 func (c *conn) Close() error {

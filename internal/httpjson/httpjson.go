@@ -19,15 +19,51 @@ import (
 // length) out for a HEAD request r; r may be nil for a response that is
 // never to HEAD.
 func Write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	// Direct assignment with canonical keys and shared values: Header.Set
+	// would canonicalize each key and allocate each value's slice. The
+	// shared slices have no spare capacity, so an Add copies them.
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h["Content-Type"] = jsonType
+	h["X-Content-Type-Options"] = nosniff
+	h["Content-Length"] = contentLength(len(body))
 	w.WriteHeader(status)
 	if r != nil && r.Method == http.MethodHead {
 		return
 	}
 	w.Write(body) // an error means the client is gone; nothing to do
+}
+
+// Header values of Write, shared by every response.
+var (
+	jsonType = []string{"application/json"}
+	nosniff  = []string{"nosniff"}
+)
+
+// smallLengths holds the Content-Length values of the bodies shorter than
+// its length, made once, so that a small answer allocates none.
+var smallLengths = func() *[1024][]string {
+	var t [1024][]string
+	var digits []byte
+	var ends [len(t) + 1]int
+	for n := range t {
+		digits = strconv.AppendInt(digits, int64(n), 10)
+		ends[n+1] = len(digits)
+	}
+	all := string(digits)
+	vals := make([]string, len(t))
+	for n := range t {
+		vals[n] = all[ends[n]:ends[n+1]]
+		t[n] = vals[n : n+1 : n+1]
+	}
+	return &t
+}()
+
+// contentLength returns the Content-Length header value of n bytes.
+func contentLength(n int) []string {
+	if n < len(smallLengths) {
+		return smallLengths[n]
+	}
+	return []string{strconv.Itoa(n)}
 }
 
 // WriteError answers with status and e's error document and a newline,

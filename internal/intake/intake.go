@@ -79,8 +79,9 @@ type Config struct {
 	// of ReadBody; a body still incomplete then is answered 408
 	// request_timeout. Zero or negative means DefaultBodyTimeout.
 	BodyTimeout time.Duration
-	// BodyIdleTimeout caps the time between two arrivals of body bytes;
-	// an upload that stalls this long is answered 408 request_timeout.
+	// BodyIdleTimeout caps the time between two arrivals of body bytes
+	// (the first counted from the call of ReadBody); an upload that
+	// stalls this long is answered 408 request_timeout.
 	// Zero or negative means DefaultBodyIdleTimeout; a value above
 	// BodyTimeout is lowered to it.
 	BodyIdleTimeout time.Duration
@@ -101,9 +102,10 @@ func (c Config) Lifetime() time.Duration { return c.BodyTimeout + c.WriteTimeout
 // A Gate admits request bodies and hands out check slots. It is safe for
 // concurrent use.
 type Gate struct {
-	cfg    Config
-	slots  chan struct{}
-	budget *budget
+	cfg     Config
+	slots   chan struct{}
+	release func() // gives back a slot; made once, so Slot allocates nothing
+	budget  *budget
 }
 
 // New returns a Gate configured by c (defaults filled in).
@@ -131,7 +133,9 @@ func New(c Config) *Gate {
 		c.WriteTimeout = DefaultWriteTimeout
 	}
 	reserve := min(max(c.MaxBufferedBytes/16, smallBody), c.MaxBufferedBytes-(c.MaxBodyBytes+1))
-	return &Gate{cfg: c, slots: make(chan struct{}, c.MaxConcurrent), budget: newBudget(c.MaxBufferedBytes, reserve)}
+	g := &Gate{cfg: c, slots: make(chan struct{}, c.MaxConcurrent), budget: newBudget(c.MaxBufferedBytes, reserve)}
+	g.release = func() { <-g.slots }
+	return g
 }
 
 // Config returns the configuration in effect, defaults filled in.
@@ -267,14 +271,27 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 	b := g.shared(r).budget
 	start := time.Now()
 	hard := start.Add(g.cfg.BodyTimeout)
-	deadlines := rc.SetReadDeadline(hard) == nil
-	if deadlines {
-		// An answer at any time while reading has WriteTimeout to go out.
+	// The first read's deadline: the first bytes are due BodyIdleTimeout
+	// after the call (or at the hard deadline, if sooner). Each later read
+	// moves it on (setIdle). One call both sets it and finds out whether
+	// w can set deadlines at all.
+	deadlines := rc.SetReadDeadline(minTime(start.Add(g.cfg.BodyIdleTimeout), hard)) == nil
+	if deadlines && r.ProtoMajor >= 2 {
+		// An answer at any time while reading has WriteTimeout to go out:
+		// HTTP/2 resets a stream whose write deadline passes, even while
+		// its body is being read. (An HTTP/1 write deadline only bounds
+		// the socket's writes, and every answer sets it before writing:
+		// refuse, or the end of the body.)
 		rc.SetWriteDeadline(hard.Add(g.cfg.WriteTimeout))
 	}
 	maxBody := g.cfg.MaxBodyBytes
-	var src io.Reader = http.MaxBytesReader(w, r.Body, maxBody)
 	known := r.ContentLength >= 0 && !gz
+	// A declared length is at most maxBody (see ReadBody), and net/http
+	// ends the body there: only a body of unknown length needs the cap.
+	var src io.Reader = r.Body
+	if !known {
+		src = http.MaxBytesReader(w, r.Body, maxBody)
+	}
 	var buf []byte
 	if known {
 		// All at once: the declared length, plus the byte that shows
@@ -285,13 +302,14 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 		}
 		buf = make([]byte, 0, held)
 	}
+	first := true
 	setIdle := func() {
+		if first { // set above
+			first = false
+			return
+		}
 		if deadlines {
-			idle := time.Now().Add(g.cfg.BodyIdleTimeout)
-			if idle.After(hard) {
-				idle = hard
-			}
-			rc.SetReadDeadline(idle)
+			rc.SetReadDeadline(minTime(time.Now().Add(g.cfg.BodyIdleTimeout), hard))
 		}
 	}
 	if gz {
@@ -337,6 +355,13 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 	}
 }
 
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
 // readFailure is the answer to a read of the body that failed with err.
 func (g *Gate) readFailure(r *http.Request, err error) *Failure {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
@@ -354,14 +379,16 @@ func (g *Gate) readFailure(r *http.Request, err error) *Failure {
 }
 
 // Slot waits for a check slot and returns its release, to call once when
-// the check is done; the write deadline is then WriteTimeout away, for
-// the check and its answer. It waits at most WriteTimeout/2: then it
-// answers 503 overloaded (f.Status). It fails with f.Gone() when the
-// client went away first.
+// the check is done. Call it after ReadBody: the write deadline is then
+// WriteTimeout away, for the check and its answer (ReadBody set it so; a
+// slot that is not free at once sets it again once the wait ends). It
+// waits at most WriteTimeout/2: then it answers 503 overloaded
+// (f.Status). It fails with f.Gone() when the client went away first.
 func (g *Gate) Slot(w http.ResponseWriter, r *http.Request) (release func(), f *Failure) {
 	p := g.shared(r)
 	select {
 	case p.slots <- struct{}{}:
+		return p.release, nil
 	default:
 		t := time.NewTimer(g.cfg.WriteTimeout / 2)
 		defer t.Stop()
@@ -376,5 +403,5 @@ func (g *Gate) Slot(w http.ResponseWriter, r *http.Request) (release func(), f *
 		}
 	}
 	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(g.cfg.WriteTimeout))
-	return func() { <-p.slots }, nil
+	return p.release, nil
 }

@@ -1,0 +1,97 @@
+package httpapi
+
+import (
+	"mime"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/claimcheck/claimcheck/internal/testutil"
+)
+
+// segmentsBySplit is what segments did before it stopped allocating: split
+// the whole escaped path, unescape every segment.
+func segmentsBySplit(u *url.URL) ([]string, bool) {
+	p := u.EscapedPath()
+	if !strings.HasPrefix(p, "/") {
+		return nil, false
+	}
+	segs := strings.Split(p[1:], "/")
+	for i, s := range segs {
+		v, err := url.PathUnescape(s)
+		if err != nil {
+			return nil, false
+		}
+		segs[i] = v
+	}
+	return segs, true
+}
+
+// TestSegments: routing splits paths as splitting and unescaping them
+// whole did, cut to maxSegments (more than any route has), so every path
+// is routed and answered as before.
+func TestSegments(t *testing.T) {
+	rows := []struct{ reason, path string }{
+		{"the execute route", "/v1/tools/multiset-equality-check/versions/1.0.0/execute"},
+		{"the list", "/v1/tools"},
+		{"a trailing slash is an empty segment", "/v1/tools/"},
+		{"an escaped slash stays in its segment", "/v1/tools/a%2Fb/versions/1.0.0"},
+		{"escapes are unescaped", "/v1/tools/%6D%75/versions/1.0.0/execute"},
+		{"a plus is not a space in a path", "/v1/tools/a+b/versions/1"},
+		{"a percent sign is escaped, then unescaped", "/v1/tools/100%/versions/1"},
+		{"an escape past the longest route", "/v1/tools/a/versions/1/execute/x/y/%41"},
+		{"a long path is cut, not lost", "/v1/tools/a/versions/1/execute/x/y/z/w"},
+		{"exactly maxSegments", "/v1/tools/a/versions/1/execute/x"},
+		{"the root", "/"},
+		{"empty segments", "//v1//tools"},
+		{"a path that is not absolute", "v1/tools"},
+	}
+	testutil.Run(t, rows, func(t *testing.T, row struct{ reason, path string }) {
+		u, err := url.Parse(row.path)
+		if err != nil { // a bare %: the path as a handler may be given it
+			u = &url.URL{Path: row.path}
+		}
+		want, wantOK := segmentsBySplit(u)
+		if len(want) > maxSegments {
+			want = want[:maxSegments]
+		}
+		var buf [maxSegments]string
+		got, ok := segments(u, &buf)
+		if ok != wantOK || !slices.Equal(got, want) {
+			t.Errorf("%q: %q %v, want %q %v", row.path, got, ok, want, wantOK)
+		}
+	})
+}
+
+// checkMediaTypeByParsing is checkMediaType without its fast path.
+func checkMediaTypeByParsing(ct string) bool {
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		return false
+	}
+	cs, ok := params["charset"]
+	return !ok || strings.EqualFold(cs, "utf-8")
+}
+
+// TestCheckMediaTypeFastPath: the Content-Types accepted without parsing
+// are accepted by parsing too, and the rest are decided by parsing.
+func TestCheckMediaTypeFastPath(t *testing.T) {
+	rows := []struct{ reason, ct string }{
+		{"the common one", "application/json"},
+		{"any case", "Application/JSON"},
+		{"with charset utf-8", "application/json; charset=utf-8"},
+		{"with charset UTF-8", "application/json; charset=UTF-8"},
+		{"without a space", "application/json;charset=utf-8"},
+		{"another charset", "application/json; charset=latin1"},
+		{"another type", "text/plain"},
+		{"a suffix is another type", "application/jsonx"},
+		{"a malformed one", "application/json; charset"},
+		{"another parameter", "application/json; profile=x"},
+	}
+	testutil.Run(t, rows, func(t *testing.T, row struct{ reason, ct string }) {
+		if got, want := checkMediaType(row.ct) == "", checkMediaTypeByParsing(row.ct); got != want {
+			t.Errorf("%q accepted %v, by parsing %v", row.ct, got, want)
+		}
+	})
+}
