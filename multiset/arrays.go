@@ -25,6 +25,13 @@ import (
 //   - anything else: every element is refused as not a scalar.
 func array[T any](path string, xs []T) bag.Array {
 	a := bag.Array{Path: path, N: len(xs)}
+	// A document's elements first, on their own: this interface does not
+	// escape, so a check of a document boxes nothing (the switch below
+	// captures its value in closures).
+	if e, ok := any(xs).([]jsontape.Elem); ok {
+		a.Elems = e // converted by the engine (bag.ElemScalar), without a closure
+		return a
+	}
 	switch xs := any(xs).(type) {
 	case []any:
 		a.Fill = func(i int, dst []canon.Scalar) error {
@@ -54,17 +61,6 @@ func array[T any](path string, xs []T) bag.Array {
 		}
 	case []canon.Scalar:
 		a.Fill = func(i int, dst []canon.Scalar) error { copy(dst, xs[i:]); return nil }
-	case []jsontape.Elem:
-		a.Fill = func(i int, dst []canon.Scalar) error {
-			for k := range dst {
-				s, err := elemScalar(path, i+k, &xs[i+k])
-				if err != nil {
-					return err
-				}
-				dst[k] = s
-			}
-			return nil
-		}
 	case []string:
 		a.Fill = fill(path, xs, canon.StringScalar)
 	case []int:
@@ -116,6 +112,9 @@ func fill[E any](path string, xs []E, conv func(E) (canon.Scalar, error)) func(i
 // otherwise every claimed element is converted and looked up.
 func residual[T, C any](path string, xs []C, baseT []T) bag.Array {
 	a := array(path, xs)
+	if a.Elems != nil {
+		return a // the engine compares document elements itself
+	}
 	base, ok := any(baseT).([]C)
 	if !ok {
 		return a
@@ -144,15 +143,7 @@ func residual[T, C any](path string, xs []C, baseT []T) bag.Array {
 			return len(js)
 		}
 	case []jsontape.Elem:
-		base := any(base).([]jsontape.Elem)
-		a.Same = func(i int, js []int32) int {
-			for k, j := range js {
-				if xs[i+k].Raw != base[j].Raw { // the same text is the same value
-					return k
-				}
-			}
-			return len(js)
-		}
+		// Compared by the engine itself, by their text (bag.Array.Elems).
 	case []canon.Scalar:
 		a.Same = sameComparable(xs, any(base).([]canon.Scalar))
 	case []string:
@@ -212,34 +203,4 @@ func reflectAt(xs any) func(i int) (canon.Scalar, error) {
 	// Interfaces other than any, pointers, maps, structs...: canon.Of says
 	// why each element is refused.
 	return func(i int) (canon.Scalar, error) { return canon.Of(v.Index(i).Interface()) }
-}
-
-// elemScalar converts one array element of a JSON document; an element that
-// is an array or object, whatever it holds, is refused at its own path.
-func elemScalar(path string, i int, e *jsontape.Elem) (canon.Scalar, error) {
-	var s canon.Scalar
-	var err error
-	switch e.Kind {
-	case jsontape.Null:
-		return s, nil
-	case jsontape.False:
-		return canon.BoolScalar(false), nil
-	case jsontape.True:
-		return canon.BoolScalar(true), nil
-	case jsontape.Number:
-		if e.Flags&jsontape.HasNum != 0 {
-			return canon.NumberScalar(e.Num) // finite: it is a literal's nearest double
-		}
-		s, err = canon.ParseNumber(e.Raw)
-	case jsontape.String:
-		s, err = canon.StringScalar(e.Str())
-	case jsontape.Array:
-		return s, errs.Invalid(errs.Index(path, i), "element is an array, not a scalar")
-	default:
-		return s, errs.Invalid(errs.Index(path, i), "element is an object, not a scalar")
-	}
-	if err != nil {
-		return s, errs.At(err, errs.Index(path, i))
-	}
-	return s, nil
 }

@@ -17,9 +17,11 @@ package bag
 import (
 	"math/bits"
 	"strconv"
+	"strings"
 
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
 )
 
 // Limits are the effective limits of a check (both positive).
@@ -45,29 +47,86 @@ type Array struct {
 	// first, are the same Go values: the same canonical scalar each, so
 	// they convert without error too. Where it stops says nothing.
 	Same func(i int, js []int32) int
+	// Elems, when not nil, are the array's elements as package schema
+	// reads them from a document, converted by the engine itself (see
+	// fill) instead of through Fill: a closure per array would be the only
+	// allocation a small document's check makes outside its result.
+	Elems []jsontape.Elem
+}
+
+// fill converts the elements i, i+1, ... of a into dst: Fill's contract.
+func (a *Array) fill(i int, dst []canon.Scalar) error {
+	if a.Elems != nil {
+		for k := range dst {
+			s, err := ElemScalar(a.Path, i+k, &a.Elems[i+k])
+			if err != nil {
+				return err
+			}
+			dst[k] = s
+		}
+		return nil
+	}
+	return a.Fill(i, dst)
+}
+
+// ElemScalar converts element i of the document array at path; an element
+// that is an array or object, whatever it holds, is refused at its own
+// path.
+func ElemScalar(path string, i int, e *jsontape.Elem) (canon.Scalar, error) {
+	var s canon.Scalar
+	var err error
+	switch e.Kind {
+	case jsontape.Null:
+		return s, nil
+	case jsontape.False:
+		return canon.BoolScalar(false), nil
+	case jsontape.True:
+		return canon.BoolScalar(true), nil
+	case jsontape.Number:
+		if e.Flags&jsontape.HasNum != 0 {
+			return canon.NumberScalar(e.Num) // finite: it is a literal's nearest double
+		}
+		s, err = canon.ParseNumber(e.Raw)
+	case jsontape.String:
+		s, err = canon.StringScalar(e.Str())
+	case jsontape.Array:
+		return s, errs.Invalid(errs.Index(path, i), "element is an array, not a scalar")
+	default:
+		return s, errs.Invalid(errs.Index(path, i), "element is an object, not a scalar")
+	}
+	if err != nil {
+		return s, errs.At(err, errs.Index(path, i))
+	}
+	return s, nil
 }
 
 // at converts element i alone.
 func (a *Array) at(i int) (canon.Scalar, error) {
 	var s [1]canon.Scalar
-	err := a.Fill(i, s[:])
+	err := a.fill(i, s[:])
 	return s[0], err
 }
 
 // batch is how many elements the engine converts at a time.
 const batch = 64
 
+// The errors take a copy of the array's path: a path of the Array itself
+// kept in an error would make the whole Array, its Fill closure with it,
+// escape to the heap on every check.
+
 func itemsError(a *Array, lim Limits) error {
 	if a.N > lim.MaxItems {
 		// "more than", not the count: a JSON reader records at most one
 		// element past the limit.
-		return errs.Limit(a.Path, "max_items", a.Path[1:]+" has more items than max_items ("+strconv.Itoa(lim.MaxItems)+")")
+		path := strings.Clone(a.Path)
+		return errs.Limit(path, "max_items", path[1:]+" has more items than max_items ("+strconv.Itoa(lim.MaxItems)+")")
 	}
 	return nil
 }
 
 func distinctError(a *Array, lim Limits) error {
-	return errs.Limit(a.Path, "max_distinct", a.Path[1:]+" has more than max_distinct "+strconv.Itoa(lim.MaxDistinct)+" distinct values")
+	path := strings.Clone(a.Path)
+	return errs.Limit(path, "max_distinct", path[1:]+" has more than max_distinct "+strconv.Itoa(lim.MaxDistinct)+" distinct values")
 }
 
 // past returns the index in its batch of the element that takes an array
@@ -88,7 +147,7 @@ func past(firsts uint64, distinct, max int) int {
 func rest(a *Array, i int) error {
 	var buf [batch]canon.Scalar
 	for ; i < a.N; i += batch {
-		if err := a.Fill(i, buf[:min(batch, a.N-i)]); err != nil {
+		if err := a.fill(i, buf[:min(batch, a.N-i)]); err != nil {
 			return err
 		}
 	}
@@ -160,7 +219,7 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	buf := &ix.buf // a local array would escape: Fill is called through a func value
 	for i := 0; i < src.N; i += batch {
 		chunk := buf[:min(batch, src.N-i)]
-		if err := src.Fill(i, chunk); err != nil {
+		if err := src.fill(i, chunk); err != nil {
 			return nil, err
 		}
 		if i == sample && src.N > 2*sample {
@@ -191,7 +250,7 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	distinct := 0 // distinct values of claim
 	for j := 0; j < claim.N; j += batch {
 		chunk := buf[:min(batch, claim.N-j)]
-		if err := claim.Fill(j, chunk); err != nil {
+		if err := claim.fill(j, chunk); err != nil {
 			return nil, err
 		}
 		fresh, firsts, o := ix.internAll(chunk, 1, nil)
@@ -364,7 +423,7 @@ func (d *diff) read(k int, lim Limits, w int, ids []int32) error {
 	distinct := 0
 	for i := 0; i < a.N; i += batch {
 		chunk := buf[:min(batch, a.N-i)]
-		if err := a.Fill(i, chunk); err != nil {
+		if err := a.fill(i, chunk); err != nil {
 			return err
 		}
 		if k == left && i == sample && a.N > 2*sample {
@@ -468,6 +527,7 @@ func Difference(lim Limits, arrays *DiffArrays) (*DifferenceTally, error) {
 // index, differs.
 func (d *diff) match(rem []int32, side int) bool {
 	c := d.arrays.array(claimed(side))
+	baseElems := d.arrays.array(base(side)).Elems
 	self := d.ids[side]
 	d.fill(rem, side)
 	var js [batch]int32 // indexes into self of the expected residual's next elements
@@ -489,7 +549,12 @@ func (d *diff) match(rem []int32, side int) bool {
 			return false
 		}
 		for k := 0; k < n; {
-			if c.Same != nil {
+			if c.Elems != nil && baseElems != nil {
+				k += sameElems(c.Elems[i+k:], baseElems, js[k:n])
+				if k == n {
+					break
+				}
+			} else if c.Same != nil {
 				k += c.Same(i+k, js[k:n])
 				if k == n {
 					break
@@ -533,4 +598,16 @@ func (d *diff) walk(rem []int32, side int, claimed []int32) *DifferenceMismatch 
 		return &DifferenceMismatch{Path: errs.Index(lists[side], i), Actual: d.value(claimed[i])}
 	}
 	return nil
+}
+
+// sameElems is Same for document elements: how many of xs, from the first,
+// have the same text as base[js[0]], base[js[1]], ...: the same text is the
+// same value.
+func sameElems(xs, base []jsontape.Elem, js []int32) int {
+	for k, j := range js {
+		if xs[k].Raw != base[j].Raw {
+			return k
+		}
+	}
+	return len(js)
 }

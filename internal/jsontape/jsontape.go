@@ -84,6 +84,11 @@ type Doc struct {
 	Src   string
 	Nodes []Node
 	Elems []Elem
+
+	// The parser's stacks, kept for the next Parse: frames holds no
+	// reference to the text, deep only bits.
+	frames []frame
+	deep   []uint64
 }
 
 // Options says how much of the tree to record.
@@ -142,7 +147,7 @@ func Parse(src string, opt Options) (*Doc, error) {
 // caller that parses many documents keeps its Docs (see Reset) rather than
 // allocate a tape, mostly array elements, for each. On error d is empty.
 func (d *Doc) Parse(src string, opt Options) error {
-	p := parser{src: src, opt: opt, nodes: d.Nodes[:0], elems: d.Elems[:0]}
+	p := parser{src: src, opt: opt, nodes: d.Nodes[:0], elems: d.Elems[:0], frames: d.frames[:0], deep: d.deep[:0]}
 	if cap(p.nodes) == 0 {
 		p.nodes = make([]Node, 0, 16)
 	}
@@ -157,6 +162,7 @@ func (d *Doc) Parse(src string, opt Options) error {
 	}
 	err := p.run()
 	d.Src, d.Nodes, d.Elems = src, p.nodes, p.elems
+	d.frames, d.deep = p.frames[:0], p.deep[:0]
 	if err != nil {
 		d.Reset()
 	}
