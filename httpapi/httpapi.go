@@ -212,6 +212,10 @@ type handler struct {
 // response), logs the panic once with its stack, and reports the request to
 // Observe. http.ErrAbortHandler is re-panicked: it is net/http's way to
 // abort a response, not a bug.
+// IntakeGate returns the handler's Gate (intake.Holder), for package service
+// to make it share the service's budget and slots.
+func (h *handler) IntakeGate() *intake.Gate { return h.gate }
+
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	st := states.Get().(*reqState)

@@ -61,6 +61,10 @@ type httpHandler struct {
 	gate *intake.Gate
 }
 
+// IntakeGate returns the handler's Gate (intake.Holder), for package service
+// to make it share the service's budget and slots.
+func (h *httpHandler) IntakeGate() *intake.Gate { return h.gate }
+
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")

@@ -81,7 +81,7 @@ type Service struct {
 	userObserve                       func(*http.Request, httpapi.Observation)
 	notReady                          atomic.Bool
 	handler                           http.Handler
-	// gate holds the budget and slots /v1 and /mcp share (intake.Gate.Share).
+	// gate holds the budget and slots /v1 and /mcp share (intake.Gate.ShareWith).
 	gate *intake.Gate
 }
 
@@ -109,6 +109,11 @@ func New(opts Options) *Service {
 	api := opts.API
 	api.Observe = s.observe
 	s.api = httpapi.New(api)
+	// /v1 and /mcp take their bodies' bytes and their checks' slots from
+	// the one shared Gate.
+	for _, h := range []http.Handler{s.api, s.mcp} {
+		h.(intake.Holder).IntakeGate().ShareWith(s.gate)
+	}
 	s.page = playground.Handler(http.NotFoundHandler()) // the page's own paths only: nothing passes through
 	s.handler = s.metrics.InFlight(http.HandlerFunc(s.route))
 	return s
@@ -141,9 +146,6 @@ func (s *Service) BeginShutdown() { s.notReady.Store(true) }
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 func (s *Service) route(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodPost {
-		r = s.gate.Share(r) // only a POST has a body to admit and a check to run
-	}
 	switch p := r.URL.Path; {
 	case p == RouteMCP:
 		s.own(w, r, RouteMCP, s.mcp)

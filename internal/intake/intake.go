@@ -3,7 +3,7 @@
 // and two deadlines, and hands out the slots in which documents are
 // checked. Every route that admits bodies has its own [Gate] (its own cap
 // and deadlines); a composition of routes shares one budget and one set of
-// slots among them with [Gate.Share], so that one process holds one budget
+// slots among them with [Gate.ShareWith], so that one process holds one budget
 // and one set of slots (package service does so for httpapi's execute
 // route and the MCP endpoint).
 //
@@ -18,7 +18,6 @@ package intake
 
 import (
 	"compress/gzip"
-	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -105,6 +104,7 @@ type Gate struct {
 	cfg     Config
 	slots   chan struct{}
 	release func() // gives back a slot; made once, so Slot allocates nothing
+	parent  *Gate  // the Gate whose budget and slots this one takes (ShareWith), or nil
 	budget  *budget
 }
 
@@ -141,31 +141,29 @@ func New(c Config) *Gate {
 // Config returns the configuration in effect, defaults filled in.
 func (g *Gate) Config() Config { return g.cfg }
 
-// sharedKey is the context key of the Gate a request shares (see Share).
-type sharedKey struct{}
-
-// Share returns r (a shallow copy of it) marked so that every Gate that
-// reads its body or hands it a slot takes the bytes from g's budget and the
-// slot from g's slots instead of its own; its own cap, deadlines and
-// answers are unchanged. A server in front of several routes, each with
-// its own Gate, shares one budget and one set of slots among them this
-// way: whichever route a request reaches, the bytes and slots it holds are
-// counted once, in g.
+// ShareWith makes g take the bytes of the bodies it reads from p's budget
+// and the slots it hands out from p's slots, instead of its own; its own
+// cap, deadlines and answers are unchanged. A server in front of several
+// routes, each with its own Gate, shares one budget and one set of slots
+// among them this way: whichever route a request reaches, the bytes and
+// slots it holds are counted once, in p. Call it before g serves; a
+// handler used on its own keeps its own budget and slots.
 //
-// g must admit a body of the largest cap among those Gates: its
+// p must admit a body of the largest cap among those Gates: its
 // MaxBodyBytes is at least theirs (else a body below a route's cap may not
-// fit g's budget at all, and is answered 503). The key is this package's,
-// so only this module can share a Gate; a handler used on its own keeps
-// its own budget and slots.
-func (g *Gate) Share(r *http.Request) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), sharedKey{}, g))
-}
+// fit p's budget at all, and is answered 503).
+func (g *Gate) ShareWith(p *Gate) { g.parent = p }
 
-// shared returns the Gate whose budget and slots r's body and check take:
-// the one r shares, else g.
-func (g *Gate) shared(r *http.Request) *Gate {
-	if s, ok := r.Context().Value(sharedKey{}).(*Gate); ok {
-		return s
+// A Holder is a handler built on a Gate (httpapi's and mcpserver's), whose
+// Gate a server can make share another's (ShareWith). Only this module can
+// name the type it returns.
+type Holder interface{ IntakeGate() *Gate }
+
+// shared returns the Gate whose budget and slots g's requests take: the one
+// g shares, else g. r is the request (kept for the callers' symmetry).
+func (g *Gate) shared(_ *http.Request) *Gate {
+	if g.parent != nil {
+		return g.parent
 	}
 	return g
 }

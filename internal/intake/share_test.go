@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// TestShare: a request marked with Share takes its body's bytes and its
-// slot from the shared Gate, and keeps the cap of the Gate that reads it;
-// an unmarked request uses that Gate's own.
+// TestShare: a Gate that shares another's (ShareWith) takes its bodies'
+// bytes and its slots from the shared Gate, and keeps its own cap.
 func TestShare(t *testing.T) {
 	own := New(Config{MaxBodyBytes: 16, MaxConcurrent: 1})
 	shared := New(Config{MaxBodyBytes: 64, MaxConcurrent: 1})
+	own.ShareWith(shared)
 	doc := `{"a":1}`
-	r := shared.Share(httptest.NewRequest("POST", "/", strings.NewReader(doc)))
+	r := httptest.NewRequest("POST", "/", strings.NewReader(doc))
 	body, release, f := own.ReadBody(httptest.NewRecorder(), r)
 	if f != nil || string(body) != doc {
 		t.Fatalf("ReadBody: %q %v", body, f)
@@ -37,7 +37,7 @@ func TestShare(t *testing.T) {
 	}
 	free()
 	// The cap is the reading Gate's: 17 bytes are over own's 16.
-	big := shared.Share(httptest.NewRequest("POST", "/", strings.NewReader(strings.Repeat(" ", 17))))
+	big := httptest.NewRequest("POST", "/", strings.NewReader(strings.Repeat(" ", 17)))
 	if _, _, f := own.ReadBody(httptest.NewRecorder(), big); f == nil || f.Status != 413 {
 		t.Errorf("17 bytes through a 16-byte Gate sharing a 64-byte one: %+v, want 413", f)
 	}
