@@ -52,9 +52,22 @@ func mcpBody(n int) []byte {
 
 // post posts body to path and returns the status and, for /mcp, the
 // JSON-RPC error code (0 for a result), else the error document's code.
+//
+// The request asks for 100-continue, as a client of large uploads should:
+// a body the server refuses unread is then never sent, so the refusal
+// arrives whole (a client that sends on while the server closes the
+// connection may see it reset before the answer).
 func post(t *testing.T, srv *httptest.Server, path string, body []byte) (status int, code string) {
 	t.Helper()
-	res, err := srv.Client().Post(srv.URL+path, "application/json", bytes.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, srv.URL+path, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Expect", "100-continue")
+	client := &http.Client{Transport: &http.Transport{ExpectContinueTimeout: time.Minute}}
+	defer client.CloseIdleConnections()
+	res, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
