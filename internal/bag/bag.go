@@ -169,7 +169,26 @@ type EqualityMismatch struct {
 // nothing of the input arrays, so it stays right whatever the caller does to
 // them after the check.
 type EqualityTally struct {
-	mismatches []EqualityMismatch // in the contract's order; nil when the counts agree
+	mismatches []mismatch // in the contract's order; nil when the counts agree
+	paths      [2]string  // of source and claim, for the mismatches' paths
+}
+
+// A mismatch is kept compact: its path is written only when it is read, so
+// that a claim with thousands of mismatches costs no string each.
+type mismatch struct {
+	value            canon.Scalar
+	first            int32 // index of the first occurrence
+	inClaim          bool  // first occurs in claim (source lacks it)
+	expected, actual int32
+}
+
+func (t *EqualityTally) at(k int) EqualityMismatch {
+	m := &t.mismatches[k]
+	path := t.paths[0]
+	if m.inClaim {
+		path = t.paths[1]
+	}
+	return EqualityMismatch{Path: errs.Index(path, int(m.first)), Value: m.value, Expected: int(m.expected), Actual: int(m.actual)}
 }
 
 // Mismatches calls yield with each value whose counts differ, in the
@@ -177,8 +196,8 @@ type EqualityTally struct {
 // the values of claim that source lacks, by first occurrence in claim — until
 // yield returns false.
 func (t *EqualityTally) Mismatches(yield func(EqualityMismatch) bool) {
-	for _, m := range t.mismatches {
-		if !yield(m) {
+	for k := range t.mismatches {
+		if !yield(t.at(k)) {
 			return
 		}
 	}
@@ -189,7 +208,7 @@ func (t *EqualityTally) First() *EqualityMismatch {
 	if len(t.mismatches) == 0 {
 		return nil
 	}
-	m := t.mismatches[0]
+	m := t.at(0)
 	return &m
 }
 
@@ -281,6 +300,17 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 			count[2*sl.id], count[2*sl.id+1] = sl.n[0], sl.n[1]
 		}
 	}
+	n := 0
+	for id := range first {
+		if count[2*id] != count[2*id+1] {
+			n++
+		}
+	}
+	// The paths are copied: the tally keeps no part of an Array (which
+	// would make every check's Arrays escape to the heap).
+	t.paths = [2]string{strings.Clone(src.Path), strings.Clone(claim.Path)}
+	t.mismatches = make([]mismatch, 0, n)
+	one := make([]canon.Scalar, 1) // one buffer for every conversion below
 	for id := range first {
 		if count[2*id] == count[2*id+1] {
 			continue
@@ -289,9 +319,9 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 		if id < nsrc {
 			from = src
 		}
-		m := EqualityMismatch{Path: errs.Index(from.Path, int(first[id])), Expected: int(count[2*id]), Actual: int(count[2*id+1])}
-		m.Value, _ = from.at(int(first[id])) // it converted without error before
-		t.mismatches = append(t.mismatches, m)
+		from.fill(int(first[id]), one) // it converted without error before
+		t.mismatches = append(t.mismatches, mismatch{value: one[0], first: first[id], inClaim: id >= nsrc,
+			expected: count[2*id], actual: count[2*id+1]})
 	}
 	return t, nil
 }
