@@ -43,7 +43,11 @@ func TestMemoryFollowsDistinctValues(t *testing.T) {
 	// 257 distinct values: a few kilobytes of index, plus at most the capped
 	// reservation (16384 entries); 4 MiB is far above that and far below the
 	// ~75 MB that sizing by the input's length costs.
-	if got := measure(); got > 4<<20 {
+	// TotalAlloc counts every goroutine's allocations: the least of three
+	// measurements leaves out a neighbour's (a parallel test's, the
+	// runtime's).
+	got := min(measure(), measure(), measure())
+	if got > 4<<20 {
 		t.Errorf("checking 2,000,000 items over 257 distinct values allocated %d bytes", got)
 	}
 }
