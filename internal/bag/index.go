@@ -119,7 +119,6 @@ func slotsFor(n int) int {
 // done. A reused index gets new hash keys, an emptied table and no strings.
 func newIndex(first int) *index {
 	ix := pool.Get().(*index)
-	ix.h = newHasher()
 	ix.n, ix.used = 0, 0
 	if n := slotsFor(min(first, sample)); cap(ix.slots) >= n {
 		ix.slots = ix.slots[:n]
@@ -133,7 +132,11 @@ func newIndex(first int) *index {
 // pool holds the indexes of finished checks. A check allocates its table
 // afresh otherwise, and for small checks, the commonest, allocating and
 // zeroing fresh memory (and collecting it after) costs more than the check.
-var pool = sync.Pool{New: func() any { return new(index) }}
+//
+// An index draws its hash keys once, when it is made: a kept index keeps
+// them, as a Go map keeps its seed for its life. Drawing them for every
+// check (a seed and four random words) was a tenth of a small check.
+var pool = sync.Pool{New: func() any { return &index{h: newHasher()} }}
 
 // maxPooled is the largest table (in slots, 2 MiB) release keeps: a check
 // with more distinct values allocates its own.
