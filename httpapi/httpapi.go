@@ -350,8 +350,8 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 	// (fetch with a Blob body) without a CORS preflight, and must not make
 	// the server check documents. A browser's POST of application/json
 	// needs a preflight, which the server never grants.
-	ct := r.Header.Get("Content-Type")
-	if ct == "" && r.Header.Get("Origin") == "" {
+	ct := httpjson.HeaderValue(r.Header, "Content-Type")
+	if ct == "" && httpjson.HeaderValue(r.Header, "Origin") == "" {
 		ct = "application/json"
 	}
 	if msg := checkMediaType(ct); msg != "" {

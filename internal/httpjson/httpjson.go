@@ -112,3 +112,13 @@ func (r *Recorder) Flush() {
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (r *Recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// HeaderValue is h.Get(key) for a key already in canonical form, as the
+// headers net/http parses are kept: a map lookup, without canonicalizing
+// the key on every request.
+func HeaderValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}

@@ -1,6 +1,7 @@
 package httpjson
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"testing"
@@ -24,5 +25,19 @@ func TestContentLength(t *testing.T) {
 	}
 	if got := w.Header().Values("Content-Type"); len(got) != 1 || got[0] != "application/json" {
 		t.Errorf("Content-Type %q", got)
+	}
+}
+
+// TestHeaderValue: for the canonical keys the handlers ask for, HeaderValue
+// is Header.Get, on headers as net/http parses them (canonical keys).
+func TestHeaderValue(t *testing.T) {
+	h := http.Header{}
+	h.Set("content-type", "application/json")
+	h.Add("Origin", "https://a.example")
+	h.Add("Origin", "https://b.example")
+	for _, key := range []string{"Content-Type", "Origin", "Content-Encoding"} {
+		if got, want := HeaderValue(h, key), h.Get(key); got != want {
+			t.Errorf("HeaderValue(%q) = %q, Get gives %q", key, got, want)
+		}
 	}
 }

@@ -230,7 +230,7 @@ func overloaded(w http.ResponseWriter, msg string) *Failure {
 func (g *Gate) ReadBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), f *Failure) {
 	rc := http.NewResponseController(w)
 	gz := false
-	switch ce := r.Header.Get("Content-Encoding"); {
+	switch ce := httpjson.HeaderValue(r.Header, "Content-Encoding"); {
 	case ce == "" || strings.EqualFold(ce, "identity"):
 	case strings.EqualFold(ce, "gzip") || strings.EqualFold(ce, "x-gzip"):
 		gz = true
