@@ -267,6 +267,11 @@ func TestHelpTool(t *testing.T) {
 					t.Errorf("limit %s missing", l.Name)
 				}
 			}
+			// The newest version's examples name the tool by its id alone,
+			// as a user types it; an older version's would add @VERSION.
+			if !strings.Contains(stdout, "| claimcheck run "+tool.ID+"\n") {
+				t.Errorf("the examples do not run the newest version as %q", tool.ID)
+			}
 			lines := strings.Split(stdout, "\n")
 			examples := 0
 			for i, line := range lines {

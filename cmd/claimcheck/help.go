@@ -72,7 +72,7 @@ func toolHelp(t *schema.Tool) string {
 	}
 	if len(t.Examples) > 0 {
 		name := t.ID
-		if newest, err := schema.Lookup(t.ID, ""); err != nil || newest != t {
+		if newest, err := schema.Lookup(t.ID, ""); err != nil || newest.Version != t.Version {
 			name += "@" + t.Version
 		}
 		b.WriteString("\nExamples:\n")
