@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -496,8 +497,13 @@ func (s *Server) call(slot *slotHolder, dst []byte, doc *jsontape.Doc, req reque
 }
 
 // lookup returns the tool a tools/call names: "ID", the newest version,
-// or "ID@VERSION".
+// or "ID@VERSION". The served tools are looked up once (schema.Lookup
+// returns a fresh copy of a descriptor each time, too much for every call);
+// a name not among them gets schema's unknown_tool error.
 func lookup(name string) (*schema.Tool, *claimcheck.Error) {
+	if t := servedTools()[name]; t != nil {
+		return t, nil
+	}
 	id, version, _ := strings.Cut(name, "@")
 	t, err := schema.Lookup(id, version)
 	if err != nil {
@@ -509,6 +515,19 @@ func lookup(name string) (*schema.Tool, *claimcheck.Error) {
 	}
 	return t, nil
 }
+
+// servedTools maps "ID" (the newest version) and "ID@VERSION" of every
+// served tool to the tool. Nothing changes the Tools it holds.
+var servedTools = sync.OnceValue(func() map[string]*schema.Tool {
+	m := map[string]*schema.Tool{}
+	for _, t := range schema.Tools() {
+		m[t.ID+"@"+t.Version] = t
+		if newest, err := schema.Lookup(t.ID, ""); err == nil && newest.Version == t.Version {
+			m[t.ID] = t
+		}
+	}
+	return m
+})
 
 func (s *Server) tooLarge() *claimcheck.Error {
 	return httpjson.TooLarge("the document", s.opts.MaxDocumentBytes)
