@@ -40,24 +40,35 @@ func add64(x, y *Rat, sub bool) (Rat, bool) {
 	if !ok {
 		return Rat{}, false
 	}
-	if sub {
-		negy = !negy
+	n, neg, d, ok := addW(nx, negx, dx, ny, negy != sub, dy)
+	if !ok {
+		return Rat{}, false
 	}
+	return rat64(n, neg, d), true
+}
+
+// addW is add64's arithmetic on words: nx/dx + ny/dy, each negated when
+// its neg is set, both in lowest terms. The sum, in lowest terms, is n/d
+// negated when neg (n = 0 gives d = 1 and neg false); ok is false when an
+// intermediate or the result does not fit a word.
+func addW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64) (n uint64, neg bool, d uint64, ok bool) {
 	g := gcd64(dx, dy)
-	dxg, dyg := dx/g, dy/g
+	dxg, dyg := dx, dy
+	if g != 1 {
+		dxg, dyg = dx/g, dy/g
+	}
 	ha, a := bits.Mul64(nx, dyg)
 	hb, b := bits.Mul64(ny, dxg)
 	if ha|hb != 0 {
-		return Rat{}, false
+		return 0, false, 0, false
 	}
 	var t uint64
-	var neg bool
 	switch {
 	case negx == negy:
 		var carry uint64
 		t, carry = bits.Add64(a, b, 0)
 		if carry != 0 {
-			return Rat{}, false
+			return 0, false, 0, false
 		}
 		neg = negx
 	case a >= b:
@@ -66,14 +77,17 @@ func add64(x, y *Rat, sub bool) (Rat, bool) {
 		t, neg = b-a, negy
 	}
 	if t == 0 {
-		return Rat{}, true
+		return 0, false, 1, true
 	}
-	g2 := gcd64(t, g)
+	g2 := uint64(1)
+	if g != 1 {
+		g2 = gcd64(t, g)
+	}
 	hd, d := bits.Mul64(dxg, dy/g2)
 	if hd != 0 {
-		return Rat{}, false
+		return 0, false, 0, false
 	}
-	return rat64(t/g2, neg, d), true
+	return t / g2, neg, d, true
 }
 
 // add128 is add for parts below 2^128.

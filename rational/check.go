@@ -178,7 +178,6 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	claim, canonical := claimValue(in.ClaimedValue, spans)
 	w := getWorkspace()
 	if err := l.parseInto(&w.expr, &w.tokens, in.Expression); err != nil {
 		w.release()
@@ -191,6 +190,7 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 	}
 	r := Result{ReferenceVersion: ReferenceVersion, expression: in.Expression}
 	if zd != nil {
+		claim, _ := claimValue(in.ClaimedValue, spans)
 		r.Reason = DivisionByZero
 		r.FirstDiscrepancy = &Discrepancy{
 			Field:          FieldExpression,
@@ -202,8 +202,16 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 		return r, nil
 	}
 	r.Value = &v
+	// Most claims are the value written in its parts: then they need no
+	// reducing, and they are canonical unless they are an integer over 1.
+	claim, canonical, same := v, false, claimIs(in.ClaimedValue, spans, &v)
+	if same {
+		canonical = (spans.Den == len(in.ClaimedValue)) == isOne(v.denom())
+	} else {
+		claim, canonical = claimValue(in.ClaimedValue, spans)
+	}
 	switch {
-	case !v.equal(&claim):
+	case !same && !v.equal(&claim):
 		diff := add(&v, &claim, true)
 		r.Reason = ValueMismatch
 		r.FirstDiscrepancy = &Discrepancy{
@@ -258,6 +266,38 @@ func claimValue(s string, c rattext.ClaimSpans) (Rat, bool) {
 	}
 	n.den = d.num
 	return n, true
+}
+
+// claimIs reports whether the claimed value s, which passed step 3 with
+// spans c, is v written in its parts: the same sign, numerator and
+// denominator (none for 1).
+func claimIs(s string, c rattext.ClaimSpans, v *Rat) bool {
+	if (c.Num > 0) != (v.Sign() < 0) {
+		return false
+	}
+	if !digitsAre(s[c.Num:c.NumEnd], &v.num) {
+		return false
+	}
+	if c.Den == len(s) {
+		return isOne(v.denom())
+	}
+	return digitsAre(s[c.Den:], v.denom())
+}
+
+// digitsAre reports whether the digit string s, without leading zeros, is
+// the decimal form of |b|.
+func digitsAre(s string, b *apd.BigInt) bool {
+	if len(s) <= 19 {
+		w, _, ok := parts(b)
+		return ok && w == decimalChunk(s)
+	}
+	// |b| >= 10^(len(s)-1) > 2^(3*(len(s)-1)) must hold first: a cheap
+	// bound before converting s.
+	if b.BitLen() < 3*(len(s)-1) {
+		return false
+	}
+	lit := literal(s)
+	return lit.num.CmpAbs(b) == 0
 }
 
 // ErrRejected is the error every non-nil [Result.Err] wraps:

@@ -1,6 +1,7 @@
 package rational
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -112,7 +113,7 @@ func (e *expr) String() string {
 	for i, in := range e.prog {
 		n := node{in: int32(i), left: -1, right: -1}
 		switch in.op {
-		case opLit:
+		case opLit, opSmall:
 		case opNeg:
 			n.left = stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
@@ -138,6 +139,9 @@ func (e *expr) String() string {
 		switch {
 		case in.op == opLit:
 			b.WriteString(e.lits[in.arg].String())
+			pending = pending[:len(pending)-1]
+		case in.op == opSmall:
+			b.WriteString(strconv.FormatUint(in.smallValue(), 10))
 			pending = pending[:len(pending)-1]
 		case f.step == 0:
 			f.step = 1

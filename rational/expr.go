@@ -57,7 +57,8 @@ type expr struct {
 type opcode uint8
 
 const (
-	opLit opcode = iota
+	opLit   opcode = iota // a literal of expr.lits
+	opSmall               // a literal below 2^64, held in the instr
 	opNeg
 	opAdd
 	opSub
@@ -67,8 +68,9 @@ const (
 
 // instr is one node of the tree in post-order. pos is the code point offset
 // of the node's token (the operator, or a literal's first digit). For opLit,
-// arg indexes expr.lits; for opQuo, [arg, end) is the byte span of the divisor
-// operand's source text.
+// arg indexes expr.lits; for opSmall, arg and end are the low and high 32
+// bits of the value (see smallValue); for opQuo, [arg, end) is the byte span
+// of the divisor operand's source text.
 type instr struct {
 	op       opcode
 	pos      int32
@@ -276,7 +278,7 @@ func (p *parser) peek() token { return p.toks[p.i] }
 
 func (p *parser) emit(in instr) {
 	switch in.op {
-	case opLit:
+	case opLit, opSmall:
 		p.stack++
 		if p.stack > p.maxStack {
 			p.maxStack = p.stack
@@ -361,6 +363,11 @@ func (p *parser) parsePrimary() *claimcheck.Error {
 	switch t.kind {
 	case tokInt:
 		p.i++
+		if t.end-t.start <= 19 {
+			v := decimalChunk(p.src[t.start:t.end])
+			p.emit(instr{op: opSmall, pos: t.pos, arg: int32(uint32(v)), end: int32(uint32(v >> 32))})
+			return nil
+		}
 		p.lits = append(p.lits, literal(p.src[t.start:t.end]))
 		p.emit(instr{op: opLit, pos: t.pos, arg: int32(len(p.lits) - 1)})
 		return nil
@@ -467,6 +474,54 @@ func decimalChunk(s string) uint64 {
 var pow10u64 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
+// smallValue is the value of an opSmall instr.
+func (in *instr) smallValue() uint64 { return uint64(uint32(in.arg)) | uint64(uint32(in.end))<<32 }
+
+// slot is one operand of the evaluation stack. A value whose numerator and
+// denominator are below 2^64 is kept in words (small: n/d, negated when
+// neg, in lowest terms, d = 1 for 0), so that the word tier runs without
+// apd.BigInt; any other value is r. owned reports that the heap storage of
+// r, if any, belongs to this evaluation alone: a result can then be
+// computed into it once it is dead. A literal's storage belongs to the
+// expr, which may be evaluated again.
+type slot struct {
+	n, d  uint64
+	neg   bool
+	small bool
+	owned bool
+	r     Rat
+}
+
+// rat returns the value of s as a Rat (a small one has no heap storage).
+func (s *slot) rat() *Rat {
+	if s.small {
+		s.r, s.small, s.owned = rat64(s.n, s.neg, s.d), false, true
+	}
+	return &s.r
+}
+
+// isZero reports whether the value of s is 0.
+func (s *slot) isZero() bool {
+	if s.small {
+		return s.n == 0
+	}
+	return s.r.Sign() == 0
+}
+
+// setSmall makes s the small value n/d, negated when neg.
+func (s *slot) setSmall(n uint64, neg bool, d uint64) {
+	s.n, s.neg, s.d, s.small = n, neg, d, true
+}
+
+// smallOver reports whether n or d has more than maxDigits digits.
+func smallOver(n, d uint64, maxDigits int) bool {
+	if maxDigits >= 20 { // 2^64 < 10^20
+		return false
+	}
+	p := pow10u64[maxDigits]
+	return n >= p || d >= p
+}
+
 // eval evaluates e exactly, in post-order, left operand before right. It
 // returns exactly one of:
 //
@@ -482,69 +537,108 @@ func (e *expr) eval(s *scratch) (Rat, *zeroDivision, *claimcheck.Error) {
 	if len(e.prog) == 0 { // the zero expr, not built by parse
 		return Rat{}, nil, nil
 	}
-	var buf [16]Rat
-	var obuf [16]bool
-	stack, owned := buf[:0], obuf[:0]
+	var buf [16]slot
+	stack := buf[:0]
 	if e.maxStack > len(buf) {
-		stack = make([]Rat, 0, e.maxStack)
-		owned = make([]bool, 0, e.maxStack)
+		stack = make([]slot, 0, e.maxStack)
 	}
-	// owned[i] reports that the heap storage of stack[i], if any, belongs to
-	// this evaluation alone: a result can then be computed into it once it is
-	// dead. A literal's storage belongs to e, which may be evaluated again.
-	for _, in := range e.prog {
+	words := tiers&tier64 != 0
+	for k := range e.prog {
+		in := &e.prog[k]
 		switch in.op {
+		case opSmall:
+			v := in.smallValue()
+			if words {
+				stack = append(stack, slot{n: v, d: 1, small: true})
+			} else {
+				stack = append(stack, slot{r: rat64(v, false, 1), owned: true})
+			}
+			continue
 		case opLit:
 			v := e.lits[in.arg]
-			stack = append(stack, v)
-			owned = append(owned, v.inline())
+			stack = append(stack, slot{r: v, owned: v.inline()})
 			continue
 		case opNeg:
-			i := len(stack) - 1
-			if top := &stack[i]; top.Sign() != 0 {
-				if owned[i] {
-					top.num.Neg(&top.num)
-				} else {
-					*top = top.neg()
-					owned[i] = true
-				}
+			top := &stack[len(stack)-1]
+			switch {
+			case top.small:
+				top.neg = !top.neg && top.n != 0
+			case top.r.Sign() == 0:
+			case top.owned:
+				top.r.num.Neg(&top.r.num)
+			default:
+				top.r = top.r.neg()
+				top.owned = true
 			}
 			continue
 		}
 		i := len(stack) - 2
 		x, y := &stack[i], &stack[i+1]
-		if in.op == opQuo && y.Sign() == 0 {
+		stack = stack[:i+1]
+		if in.op == opQuo && y.isZero() {
 			return Rat{}, &zeroDivision{Position: int(in.pos), DivisorText: e.src[in.arg:in.end]}, nil
 		}
+		if x.small && y.small {
+			var n, d uint64
+			var neg, ok bool
+			switch in.op {
+			case opAdd, opSub:
+				n, neg, d, ok = addW(x.n, x.neg, x.d, y.n, y.neg != (in.op == opSub), y.d)
+			default:
+				if x.n == 0 || y.n == 0 {
+					n, neg, d, ok = 0, false, 1, true
+				} else {
+					n, neg, d, ok = mulW(x.n, x.neg, x.d, y.n, y.neg, y.d, in.op == opQuo)
+				}
+			}
+			if ok {
+				if smallOver(n, d, e.maxDigits) {
+					return Rat{}, nil, digitsError(in, e.maxDigits)
+				}
+				x.setSmall(n, neg, d)
+				continue
+			}
+		}
+		xr, yr := x.rat(), y.rat()
 		var z Rat
 		var ok bool
 		switch in.op {
 		case opAdd, opSub:
-			z, ok = addWords(x, y, in.op == opSub)
+			z, ok = addWords(xr, yr, in.op == opSub)
 		default:
-			z, ok = mulWords(x, y, in.op == opQuo)
+			z, ok = mulWords(xr, yr, in.op == opQuo)
 		}
 		if ok {
-			*x = z
+			*xr = z
 		} else {
-			dst := x
-			if !owned[i] {
+			dst := xr
+			if !x.owned {
 				dst = &z // the zero Rat
 			}
 			switch in.op {
 			case opAdd, opSub:
-				addBig(dst, x, y, in.op == opSub, s)
+				addBig(dst, xr, yr, in.op == opSub, s)
 			default:
-				mulBig(dst, x, y, in.op == opQuo, s)
+				mulBig(dst, xr, yr, in.op == opQuo, s)
 			}
-			*x = *dst
+			*xr = *dst
 		}
-		owned[i] = true
-		if ratOver(x, e.maxDigits) {
-			return Rat{}, nil, errs.LimitAt(pathExpression, int(in.pos), limitDigits,
-				"intermediate value with more than "+strconv.Itoa(e.maxDigits)+" digits")
+		x.owned = true
+		if ratOver(xr, e.maxDigits) {
+			return Rat{}, nil, digitsError(in, e.maxDigits)
 		}
-		stack, owned = stack[:i+1], owned[:i+1]
+		if words {
+			if n, neg, d, ok := xr.parts64(); ok {
+				x.setSmall(n, neg, d)
+			}
+		}
 	}
-	return stack[0], nil, nil
+	return *stack[0].rat(), nil, nil
+}
+
+// digitsError is the error of an intermediate value over the digit limit,
+// made by in.
+func digitsError(in *instr, maxDigits int) *claimcheck.Error {
+	return errs.LimitAt(pathExpression, int(in.pos), limitDigits,
+		"intermediate value with more than "+strconv.Itoa(maxDigits)+" digits")
 }

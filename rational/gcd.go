@@ -38,11 +38,14 @@ func gcd(z, a, b *apd.BigInt) {
 
 // gcd64 is the binary GCD; gcd64(0, b) = b.
 func gcd64(a, b uint64) uint64 {
-	if a == 0 {
+	switch {
+	case a == 0:
 		return b
-	}
-	if b == 0 {
+	case b == 0:
 		return a
+	case a == 1 || b == 1:
+		// The loop would take a step per bit of the other operand.
+		return 1
 	}
 	shift := bits.TrailingZeros64(a | b)
 	a >>= bits.TrailingZeros64(a)

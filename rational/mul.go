@@ -43,16 +43,34 @@ func mul64(x, y *Rat, quo bool) (Rat, bool) {
 	if !ok {
 		return Rat{}, false
 	}
+	n, neg, d, ok := mulW(nx, negx, dx, ny, negy, dy, quo)
+	if !ok {
+		return Rat{}, false
+	}
+	return rat64(n, neg, d), true
+}
+
+// mulW is mul64's arithmetic on words: nx/dx times ny/dy (divided by it
+// when quo is set), each negated when its neg is set, both in lowest terms
+// and not 0. The product, in lowest terms, is n/d negated when neg; ok is
+// false when it does not fit words.
+func mulW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64, quo bool) (n uint64, neg bool, d uint64, ok bool) {
 	if quo {
 		ny, dy = dy, ny
 	}
 	g1, g2 := gcd64(nx, dy), gcd64(ny, dx)
-	hn, n := bits.Mul64(nx/g1, ny/g2)
-	hd, d := bits.Mul64(dx/g2, dy/g1)
-	if hn|hd != 0 {
-		return Rat{}, false
+	if g1 != 1 {
+		nx, dy = nx/g1, dy/g1
 	}
-	return rat64(n, negx != negy, d), true
+	if g2 != 1 {
+		ny, dx = ny/g2, dx/g2
+	}
+	hn, n := bits.Mul64(nx, ny)
+	hd, d := bits.Mul64(dx, dy)
+	if hn|hd != 0 {
+		return 0, false, 0, false
+	}
+	return n, negx != negy, d, true
 }
 
 // mul128 is mul for parts below 2^128.
