@@ -96,22 +96,27 @@ func add128(x, y *Rat, sub bool) (Rat, bool) {
 	if !ok {
 		return Rat{}, false
 	}
-	if sub {
-		negy = !negy
+	n, neg, d, ok := add128W(nx, negx, dx, ny, negy != sub, dy)
+	if !ok {
+		return Rat{}, false
 	}
+	return rat128(n, neg, d), true
+}
+
+// add128W is addW on double words.
+func add128W(nx u128, negx bool, dx, ny u128, negy bool, dy u128) (n u128, neg bool, d u128, ok bool) {
 	g := gcd128(dx, dy)
 	dxg, dyg := dx.quo(g), dy.quo(g)
 	a, ok1 := nx.mul(dyg)
 	b, ok2 := ny.mul(dxg)
 	if !ok1 || !ok2 {
-		return Rat{}, false
+		return u128{}, false, u128{}, false
 	}
 	var t u128
-	var neg bool
 	switch {
 	case negx == negy:
 		if t, ok = a.add(b); !ok {
-			return Rat{}, false
+			return u128{}, false, u128{}, false
 		}
 		neg = negx
 	case !a.less(b):
@@ -120,17 +125,17 @@ func add128(x, y *Rat, sub bool) (Rat, bool) {
 		t, neg = b.sub(a), negy
 	}
 	if t.isZero() {
-		return Rat{}, true
+		return u128{}, false, one128, true
 	}
 	g2 := one128
 	if !g.isOne() {
 		g2 = gcd128(t, g)
 	}
-	d, ok := dxg.mul(dy.quo(g2))
+	d, ok = dxg.mul(dy.quo(g2))
 	if !ok {
-		return Rat{}, false
+		return u128{}, false, u128{}, false
 	}
-	return rat128(t.quo(g2), neg, d), true
+	return t.quo(g2), neg, d, true
 }
 
 // addBig sets z to x + y, or x - y when sub is set, on apd.BigInt, using s

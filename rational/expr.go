@@ -149,7 +149,7 @@ func getWorkspace() *workspace { return workspaces.Get().(*workspace) }
 // w.expr.lits holds every literal its last parse stored.
 func (w *workspace) release() {
 	e := &w.expr
-	if cap(e.prog) > maxPooled || cap(e.lits) > maxPooled || cap(w.tokens) > maxPooled {
+	if cap(e.prog) > maxPooled || cap(e.lits) > maxPooled || cap(w.tokens) > maxPooled || cap(w.scratch.slots) > maxPooled {
 		return
 	}
 	clear(e.lits)
@@ -478,48 +478,36 @@ var pow10u64 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 func (in *instr) smallValue() uint64 { return uint64(uint32(in.arg)) | uint64(uint32(in.end))<<32 }
 
 // slot is one operand of the evaluation stack. A value whose numerator and
-// denominator are below 2^64 is kept in words (small: n/d, negated when
-// neg, in lowest terms, d = 1 for 0), so that the word tier runs without
-// apd.BigInt; any other value is r. owned reports that the heap storage of
-// r, if any, belongs to this evaluation alone: a result can then be
+// denominator are below 2^128 (2^64 without the 128-bit tier) is kept in
+// words (small: n/d, negated when neg, in lowest terms, d = 1 for 0), so
+// that the word tiers run without apd.BigInt; any other value is the Rat of
+// the same index in scratch.rats. owned reports that the heap storage of
+// that Rat, if any, belongs to this evaluation alone: a result can then be
 // computed into it once it is dead. A literal's storage belongs to the
 // expr, which may be evaluated again.
 type slot struct {
-	n, d  uint64
+	n, d  u128
 	neg   bool
 	small bool
 	owned bool
-	r     Rat
-}
-
-// rat returns the value of s as a Rat (a small one has no heap storage).
-func (s *slot) rat() *Rat {
-	if s.small {
-		s.r, s.small, s.owned = rat64(s.n, s.neg, s.d), false, true
-	}
-	return &s.r
-}
-
-// isZero reports whether the value of s is 0.
-func (s *slot) isZero() bool {
-	if s.small {
-		return s.n == 0
-	}
-	return s.r.Sign() == 0
 }
 
 // setSmall makes s the small value n/d, negated when neg.
-func (s *slot) setSmall(n uint64, neg bool, d uint64) {
+func (s *slot) setSmall(n u128, neg bool, d u128) {
 	s.n, s.neg, s.d, s.small = n, neg, d, true
 }
 
 // smallOver reports whether n or d has more than maxDigits digits.
-func smallOver(n, d uint64, maxDigits int) bool {
-	if maxDigits >= 20 { // 2^64 < 10^20
+func smallOver(n, d u128, maxDigits int) bool {
+	switch {
+	case maxDigits >= 39: // 2^128 < 10^39
 		return false
+	case maxDigits <= 19:
+		p := pow10u64[maxDigits]
+		return n.hi|d.hi != 0 || n.lo >= p || d.lo >= p
 	}
-	p := pow10u64[maxDigits]
-	return n >= p || d >= p
+	p, _ := u128{0, pow10u64[19]}.mul(u128{0, pow10u64[maxDigits-19]})
+	return !n.less(p) || !d.less(p)
 }
 
 // eval evaluates e exactly, in post-order, left operand before right. It
@@ -532,42 +520,49 @@ func smallOver(n, d uint64, maxDigits int) bool {
 //     that produced the first reduced intermediate value whose numerator or
 //     denominator has more digits than e's limits allow.
 //
-// s holds the temporaries of the big-number paths.
+// s holds the stack and the temporaries of the big-number paths.
 func (e *expr) eval(s *scratch) (Rat, *zeroDivision, *claimcheck.Error) {
 	if len(e.prog) == 0 { // the zero expr, not built by parse
 		return Rat{}, nil, nil
 	}
-	var buf [16]slot
-	stack := buf[:0]
-	if e.maxStack > len(buf) {
-		stack = make([]slot, 0, e.maxStack)
+	if cap(s.slots) < e.maxStack {
+		s.slots = make([]slot, 0, e.maxStack)
+		s.rats = make([]Rat, e.maxStack)
 	}
-	words := tiers&tier64 != 0
+	stack, rats := s.slots[:0], s.rats[:e.maxStack]
+	// The Rats are part of no value outside: clear them for the next
+	// evaluation, which must not share their storage.
+	defer clear(rats)
+	w64, w128 := tiers&tier64 != 0, tiers&tier128 != 0
+	words := w64 || w128
 	for k := range e.prog {
 		in := &e.prog[k]
 		switch in.op {
 		case opSmall:
 			v := in.smallValue()
 			if words {
-				stack = append(stack, slot{n: v, d: 1, small: true})
+				stack = append(stack, slot{n: u128{0, v}, d: one128, small: true})
 			} else {
-				stack = append(stack, slot{r: rat64(v, false, 1), owned: true})
+				rats[len(stack)] = rat64(v, false, 1)
+				stack = append(stack, slot{owned: true})
 			}
 			continue
 		case opLit:
 			v := e.lits[in.arg]
-			stack = append(stack, slot{r: v, owned: v.inline()})
+			rats[len(stack)] = v
+			stack = append(stack, slot{owned: v.inline()})
 			continue
 		case opNeg:
-			top := &stack[len(stack)-1]
+			i := len(stack) - 1
+			top, r := &stack[i], &rats[i]
 			switch {
 			case top.small:
-				top.neg = !top.neg && top.n != 0
-			case top.r.Sign() == 0:
+				top.neg = !top.neg && !top.n.isZero()
+			case r.Sign() == 0:
 			case top.owned:
-				top.r.num.Neg(&top.r.num)
+				r.num.Neg(&r.num)
 			default:
-				top.r = top.r.neg()
+				*r = r.neg()
 				top.owned = true
 			}
 			continue
@@ -575,20 +570,28 @@ func (e *expr) eval(s *scratch) (Rat, *zeroDivision, *claimcheck.Error) {
 		i := len(stack) - 2
 		x, y := &stack[i], &stack[i+1]
 		stack = stack[:i+1]
-		if in.op == opQuo && y.isZero() {
+		if in.op == opQuo && (y.small && y.n.isZero() || !y.small && rats[i+1].Sign() == 0) {
 			return Rat{}, &zeroDivision{Position: int(in.pos), DivisorText: e.src[in.arg:in.end]}, nil
 		}
 		if x.small && y.small {
-			var n, d uint64
+			var n, d u128
 			var neg, ok bool
-			switch in.op {
-			case opAdd, opSub:
-				n, neg, d, ok = addW(x.n, x.neg, x.d, y.n, y.neg != (in.op == opSub), y.d)
-			default:
-				if x.n == 0 || y.n == 0 {
-					n, neg, d, ok = 0, false, 1, true
+			if in.op >= opMul && (x.n.isZero() || y.n.isZero()) {
+				n, neg, d, ok = u128{}, false, one128, true
+			} else if w64 && x.n.hi|x.d.hi|y.n.hi|y.d.hi == 0 {
+				var n64, d64 uint64
+				if in.op <= opSub {
+					n64, neg, d64, ok = addW(x.n.lo, x.neg, x.d.lo, y.n.lo, y.neg != (in.op == opSub), y.d.lo)
 				} else {
-					n, neg, d, ok = mulW(x.n, x.neg, x.d, y.n, y.neg, y.d, in.op == opQuo)
+					n64, neg, d64, ok = mulW(x.n.lo, x.neg, x.d.lo, y.n.lo, y.neg, y.d.lo, in.op == opQuo)
+				}
+				n, d = u128{0, n64}, u128{0, d64}
+			}
+			if !ok && w128 {
+				if in.op <= opSub {
+					n, neg, d, ok = add128W(x.n, x.neg, x.d, y.n, y.neg != (in.op == opSub), y.d)
+				} else {
+					n, neg, d, ok = mul128W(x.n, x.neg, x.d, y.n, y.neg, y.d, in.op == opQuo)
 				}
 			}
 			if ok {
@@ -599,41 +602,49 @@ func (e *expr) eval(s *scratch) (Rat, *zeroDivision, *claimcheck.Error) {
 				continue
 			}
 		}
-		xr, yr := x.rat(), y.rat()
+		if in.op >= opMul && (x.small && x.n.isZero() || !x.small && rats[i].Sign() == 0 ||
+			y.small && y.n.isZero() || !y.small && rats[i+1].Sign() == 0) {
+			*x = slot{d: one128, small: words, owned: true}
+			rats[i] = Rat{}
+			continue
+		}
+		xr, yr := &rats[i], &rats[i+1]
+		if x.small {
+			*xr, x.small, x.owned = rat128(x.n, x.neg, x.d), false, true
+		}
+		if y.small {
+			*yr = rat128(y.n, y.neg, y.d)
+		}
 		var z Rat
-		var ok bool
+		dst := xr
+		if !x.owned {
+			dst = &z // the zero Rat
+		}
 		switch in.op {
 		case opAdd, opSub:
-			z, ok = addWords(xr, yr, in.op == opSub)
+			addBig(dst, xr, yr, in.op == opSub, s)
 		default:
-			z, ok = mulWords(xr, yr, in.op == opQuo)
+			mulBig(dst, xr, yr, in.op == opQuo, s)
 		}
-		if ok {
-			*xr = z
-		} else {
-			dst := xr
-			if !x.owned {
-				dst = &z // the zero Rat
-			}
-			switch in.op {
-			case opAdd, opSub:
-				addBig(dst, xr, yr, in.op == opSub, s)
-			default:
-				mulBig(dst, xr, yr, in.op == opQuo, s)
-			}
-			*xr = *dst
-		}
+		*xr = *dst
 		x.owned = true
 		if ratOver(xr, e.maxDigits) {
 			return Rat{}, nil, digitsError(in, e.maxDigits)
 		}
-		if words {
-			if n, neg, d, ok := xr.parts64(); ok {
+		if w128 {
+			if n, neg, d, ok := xr.parts128(); ok {
 				x.setSmall(n, neg, d)
+			}
+		} else if w64 {
+			if n, neg, d, ok := xr.parts64(); ok {
+				x.setSmall(u128{0, n}, neg, u128{0, d})
 			}
 		}
 	}
-	return *stack[0].rat(), nil, nil
+	if top := &stack[0]; top.small {
+		return rat128(top.n, top.neg, top.d), nil, nil
+	}
+	return rats[0], nil, nil
 }
 
 // digitsError is the error of an intermediate value over the digit limit,

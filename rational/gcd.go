@@ -51,10 +51,8 @@ func gcd64(a, b uint64) uint64 {
 	a >>= bits.TrailingZeros64(a)
 	for b != 0 {
 		b >>= bits.TrailingZeros64(b)
-		if a > b {
-			a, b = b, a
-		}
-		b -= a
+		// min and max compile to conditional moves: no branch to mispredict.
+		a, b = min(a, b), max(a, b)-min(a, b)
 	}
 	return a << shift
 }

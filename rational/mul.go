@@ -79,6 +79,15 @@ func mul128(x, y *Rat, quo bool) (Rat, bool) {
 	if !ok {
 		return Rat{}, false
 	}
+	n, neg, d, ok := mul128W(nx, negx, dx, ny, negy, dy, quo)
+	if !ok {
+		return Rat{}, false
+	}
+	return rat128(n, neg, d), true
+}
+
+// mul128W is mulW on double words.
+func mul128W(nx u128, negx bool, dx, ny u128, negy bool, dy u128, quo bool) (n u128, neg bool, d u128, ok bool) {
 	if quo {
 		ny, dy = dy, ny
 	}
@@ -86,9 +95,9 @@ func mul128(x, y *Rat, quo bool) (Rat, bool) {
 	n, ok1 := nx.quo(g1).mul(ny.quo(g2))
 	d, ok2 := dx.quo(g2).mul(dy.quo(g1))
 	if !ok1 || !ok2 {
-		return Rat{}, false
+		return u128{}, false, u128{}, false
 	}
-	return rat128(n, negx != negy, d), true
+	return n, negx != negy, d, true
 }
 
 // mulBig sets z to x * y, or x / y when quo is set, for x and y not 0, on
