@@ -55,7 +55,7 @@ func addW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64) (n uint64, 
 	g := gcd64(dx, dy)
 	dxg, dyg := dx, dy
 	if g != 1 {
-		dxg, dyg = dx/g, dy/g
+		dxg, dyg = quo64(dx, g), quo64(dy, g)
 	}
 	ha, a := bits.Mul64(nx, dyg)
 	hb, b := bits.Mul64(ny, dxg)
@@ -79,15 +79,16 @@ func addW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64) (n uint64, 
 	if t == 0 {
 		return 0, false, 1, true
 	}
-	g2 := uint64(1)
 	if g != 1 {
-		g2 = gcd64(t, g)
+		if g2 := gcd64(t, g); g2 != 1 {
+			t, dy = quo64(t, g2), quo64(dy, g2)
+		}
 	}
-	hd, d := bits.Mul64(dxg, dy/g2)
+	hd, d := bits.Mul64(dxg, dy)
 	if hd != 0 {
 		return 0, false, 0, false
 	}
-	return t / g2, neg, d, true
+	return t, neg, d, true
 }
 
 // add128 is add for parts below 2^128.

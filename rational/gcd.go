@@ -1,6 +1,7 @@
 package rational
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/cockroachdb/apd/v3"
@@ -55,6 +56,15 @@ func gcd64(a, b uint64) uint64 {
 		a, b = min(a, b), max(a, b)-min(a, b)
 	}
 	return a << shift
+}
+
+// quo64 returns a/b for b > 0, by a 32-bit division when both operands fit
+// one, which many x86 cores do several times faster.
+func quo64(a, b uint64) uint64 {
+	if a|b <= math.MaxUint32 {
+		return uint64(uint32(a) / uint32(b))
+	}
+	return a / b
 }
 
 // gcd128 returns gcd(a, b); gcd128(0, b) = b.

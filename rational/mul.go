@@ -60,10 +60,10 @@ func mulW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64, quo bool) (
 	}
 	g1, g2 := gcd64(nx, dy), gcd64(ny, dx)
 	if g1 != 1 {
-		nx, dy = nx/g1, dy/g1
+		nx, dy = quo64(nx, g1), quo64(dy, g1)
 	}
 	if g2 != 1 {
-		ny, dx = ny/g2, dx/g2
+		ny, dx = quo64(ny, g2), quo64(dx, g2)
 	}
 	hn, n := bits.Mul64(nx, ny)
 	hd, d := bits.Mul64(dx, dy)
