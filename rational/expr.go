@@ -164,6 +164,30 @@ const maxPooled = 4 * 4096
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
+// byteClass is the token kind a byte starts (tokInt for a digit), or
+// classSpace for white space, or classOther for any other byte (a byte of a
+// multi-byte character, or one that starts no token).
+var byteClass = func() (t [256]uint8) {
+	for i := range t {
+		t[i] = classOther
+	}
+	for _, c := range " \t\n\r" {
+		t[c] = classSpace
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = uint8(tokInt)
+	}
+	for c, k := range map[byte]tokenKind{'+': tokPlus, '-': tokMinus, '*': tokTimes, '/': tokDivide, '(': tokOpen, ')': tokClose} {
+		t[c] = uint8(k)
+	}
+	return t
+}()
+
+const (
+	classSpace = 0xfe
+	classOther = 0xff
+)
+
 // lex tokenises src in one left-to-right scan, so that the first lexical
 // error wins over any syntax error (see docs/contract.md in the repository),
 // and appends the tokens, then an EOF token at the length in code points. ints
@@ -172,28 +196,17 @@ func lex(src string, l Limits, toks []token) (_ []token, ints int, _ *claimcheck
 	pos := 0
 	for i := 0; i < len(src); {
 		c := src[i]
-		var kind tokenKind
+		kind := tokenKind(byteClass[c])
 		size := 1
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		switch kind {
+		case classSpace:
 			i++
 			pos++
 			continue
-		case isDigit(c):
-			kind = tokInt
-		case c == '+':
-			kind = tokPlus
-		case c == '-':
-			kind = tokMinus
-		case c == '*':
-			kind = tokTimes
-		case c == '/':
-			kind = tokDivide
-		case c == '(':
-			kind = tokOpen
-		case c == ')':
-			kind = tokClose
-		case c >= utf8.RuneSelf:
+		case classOther:
+			if c < utf8.RuneSelf {
+				return nil, 0, errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, rune(c), 1))
+			}
 			var r rune
 			r, size = utf8.DecodeRuneInString(src[i:])
 			switch r {
@@ -206,8 +219,6 @@ func lex(src string, l Limits, toks []token) (_ []token, ints int, _ *claimcheck
 			default:
 				return nil, 0, errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, r, size))
 			}
-		default:
-			return nil, 0, errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, rune(c), 1))
 		}
 		if len(toks) >= l.MaxTokens {
 			return nil, 0, errs.LimitAt(pathExpression, pos, limitTokens,
