@@ -178,13 +178,7 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	w := getWorkspace()
-	if err := l.parseInto(&w.expr, &w.tokens, in.Expression); err != nil {
-		w.release()
-		return Result{}, err
-	}
-	v, zd, err := w.expr.eval(&w.scratch)
-	w.release()
+	v, zd, err := l.evaluate(in.Expression)
 	if err != nil {
 		return Result{}, err
 	}

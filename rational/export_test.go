@@ -43,6 +43,30 @@ func (e *expr) Eval() (Rat, *ZeroDivision, error) {
 	return v, zd, nil
 }
 
+// Evaluate runs steps 2 and 5 to 7 of the check order on src with the
+// one-pass machine CheckRational runs.
+func (l Limits) Evaluate(src string) (Rat, *ZeroDivision, error) {
+	l = l.norm()
+	if err := rattext.Expression(src, l.MaxExpressionBytes); err != nil {
+		return Rat{}, nil, err
+	}
+	v, zd, err := l.evaluate(src)
+	if err != nil {
+		return Rat{}, nil, err
+	}
+	return v, zd, nil
+}
+
+// EvaluateTwoPass runs the same steps with the two-pass reference
+// (twopass_test.go): Parse, then Eval.
+func (l Limits) EvaluateTwoPass(src string) (Rat, *ZeroDivision, error) {
+	e, err := l.Parse(src)
+	if err != nil {
+		return Rat{}, nil, err
+	}
+	return e.Eval()
+}
+
 // ValidateExpression is step 2 of the check order with DefaultLimits.
 func ValidateExpression(s string) error { return Limits{}.ValidateExpression(s) }
 

@@ -186,9 +186,9 @@ func isOne(b *apd.BigInt) bool {
 type scratch struct {
 	g, g2, p, q, r, s, n, d apd.BigInt
 
-	// The evaluation stack (see expr.eval), reused across evaluations.
-	slots []slot
-	rats  []Rat
+	// The Rats of the evaluation stack's operands (see machine), reused
+	// across evaluations.
+	rats []Rat
 }
 
 // quoExact sets z to x/y, using s.r for the remainder (math/big's Quo
