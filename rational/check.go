@@ -178,7 +178,7 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	v, zd, err := l.evaluate(in.Expression)
+	v, top, zd, err := l.evaluate(in.Expression)
 	if err != nil {
 		return Result{}, err
 	}
@@ -198,9 +198,17 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 	r.Value = &v
 	// Most claims are the value written in its parts: then they need no
 	// reducing, and they are canonical unless they are an integer over 1.
-	claim, canonical, same := v, false, claimIs(in.ClaimedValue, spans, &v)
+	var same, words, integer bool
+	if top.small && top.n.hi|top.d.hi == 0 {
+		same, words = claimIsWords(in.ClaimedValue, spans, top.n.lo, top.neg, top.d.lo)
+		integer = top.d.lo == 1
+	}
+	if !words {
+		same, integer = claimIs(in.ClaimedValue, spans, &v), isOne(v.denom())
+	}
+	claim, canonical := v, false
 	if same {
-		canonical = (spans.Den == len(in.ClaimedValue)) == isOne(v.denom())
+		canonical = (spans.Den == len(in.ClaimedValue)) == integer
 	} else {
 		claim, canonical = claimValue(in.ClaimedValue, spans)
 	}
@@ -276,6 +284,22 @@ func claimIs(s string, c rattext.ClaimSpans, v *Rat) bool {
 		return isOne(v.denom())
 	}
 	return digitsAre(s[c.Den:], v.denom())
+}
+
+// claimIsWords is claimIs for the value n/d, negated when neg, in lowest
+// terms (d = 1 for 0); ok is false when the claim has a part of more than
+// 19 digits, which claimIs must compare.
+func claimIsWords(s string, c rattext.ClaimSpans, n uint64, neg bool, d uint64) (same, ok bool) {
+	if c.NumEnd-c.Num > 19 || len(s)-c.Den > 19 {
+		return false, false
+	}
+	if (c.Num > 0) != neg || decimalChunk(s[c.Num:c.NumEnd]) != n {
+		return false, true
+	}
+	if c.Den == len(s) {
+		return d == 1, true
+	}
+	return decimalChunk(s[c.Den:]) == d, true
 }
 
 // digitsAre reports whether the digit string s, without leading zeros, is

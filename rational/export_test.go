@@ -50,7 +50,7 @@ func (l Limits) Evaluate(src string) (Rat, *ZeroDivision, error) {
 	if err := rattext.Expression(src, l.MaxExpressionBytes); err != nil {
 		return Rat{}, nil, err
 	}
-	v, zd, err := l.evaluate(src)
+	v, _, zd, err := l.evaluate(src)
 	if err != nil {
 		return Rat{}, nil, err
 	}

@@ -69,7 +69,7 @@ type zeroDivision struct {
 
 // inlineSlots is how many operands the evaluation stack holds in the
 // machine itself; past them it moves to the heap.
-const inlineSlots = 8
+const inlineSlots = 4
 
 // A machine runs steps 5 to 7 of the check order (tokenise, parse,
 // evaluate) in one left-to-right pass over an expression that passed step
@@ -139,16 +139,20 @@ const maxPooled = 4 * 4096
 // 2 with the normalised limits l. It returns exactly one of: the value;
 // the first division by zero; the error of steps 5 to 7 that the check
 // order puts first. It returns *claimcheck.Error, not error, so that a nil
-// result is never a non-nil interface.
-func (l Limits) evaluate(src string) (Rat, *zeroDivision, *claimcheck.Error) {
+// result is never a non-nil interface. With the value, top is the value in
+// words when top.small.
+func (l Limits) evaluate(src string) (v Rat, top slot, zd *zeroDivision, err *claimcheck.Error) {
 	m := machine{src: src, maxTokens: l.MaxTokens, maxDepth: l.MaxDepth, maxDigits: l.MaxValueDigits}
 	m.w64, m.w128 = tiers&tier64 != 0, tiers&tier128 != 0
 	m.words = m.w64 || m.w128
-	v, zd, err := m.run()
+	v, zd, err = m.run()
+	if err == nil && zd == nil {
+		top = *m.at(0)
+	}
 	if m.ws != nil {
 		m.ws.release()
 	}
-	return v, zd, err
+	return v, top, zd, err
 }
 
 func (m *machine) run() (Rat, *zeroDivision, *claimcheck.Error) {
@@ -565,7 +569,7 @@ func (m *machine) apply(op opcode, pos, divStart, divEnd int32) {
 			}
 		}
 		if ok {
-			if smallOver(n, d, m.maxDigits) {
+			if m.maxDigits < 39 && smallOver(n, d, m.maxDigits) { // 2^128 < 10^39
 				m.halted = true
 				m.evalErr = digitsError(pos, m.maxDigits)
 				return
