@@ -99,6 +99,8 @@ type machine struct {
 	i, cp   int
 	ntok    int
 	lexErr  *claimcheck.Error
+	// val is an INTEGER tok's value when it has at most 19 digits.
+	val uint64
 
 	maxTokens, maxDepth, maxDigits int
 	depth                          int
@@ -265,9 +267,12 @@ func (m *machine) next() {
 		m.tok = token{kind: kind, pos: int32(pos), start: int32(i)}
 		if kind == tokInt {
 			j := i + 1
+			v := uint64(c - '0')
 			for j < len(src) && isDigit(src[j]) {
+				v = v*10 + uint64(src[j]-'0') // wraps past 19 digits, unused then
 				j++
 			}
+			m.val = v
 			if c == '0' && j > i+1 {
 				m.lexFail(errs.InvalidAt(pathExpression, pos+1, "integer literal with a leading zero"))
 				return
@@ -386,7 +391,12 @@ func (m *machine) parseUnary() *claimcheck.Error {
 func (m *machine) parsePrimary() *claimcheck.Error {
 	switch m.tok.kind {
 	case tokInt:
-		if !m.halted {
+		switch {
+		case m.halted:
+		case m.tok.end-m.tok.start <= 19 && m.words && m.heap == nil && m.h < inlineSlots:
+			m.inl[m.h] = slot{n: u128{0, m.val}, d: one128, small: true}
+			m.h++
+		default:
 			m.pushLiteral(m.src[m.tok.start:m.tok.end])
 		}
 		m.next()
