@@ -60,3 +60,32 @@ func TestWordBoundaries(t *testing.T) {
 		}
 	})
 }
+
+// TestClaimAgainstWordValue: a claim is compared with a value held in
+// words without converting either; each row is a claim of the same value
+// in another form, of another value in the same digits, or with a part of
+// 20 digits, whose verdict must be the one math/big.Rat gives.
+func TestClaimAgainstWordValue(t *testing.T) {
+	type row struct {
+		reason, expr, claim string
+		valid               bool
+		reason2             rational.Reason
+	}
+	testutil.Run(t, []row{
+		{reason: "the canonical claim", expr: "1 + 1/2", claim: "3/2", valid: true},
+		{reason: "an integer over 1 is not canonical", expr: "2", claim: "2/1", reason2: rational.NotCanonical},
+		{reason: "-0 is not canonical", expr: "1 - 1", claim: "-0", reason2: rational.NotCanonical},
+		{reason: "the sign is compared", expr: "-3/2", claim: "3/2", reason2: rational.ValueMismatch},
+		{reason: "a numerator of 20 digits is no word of the value", expr: "0", claim: "18446744073709551616", reason2: rational.ValueMismatch},
+		{reason: "20 digits that wrap to the value modulo 2^64", expr: "5", claim: "18446744073709551621", reason2: rational.ValueMismatch},
+		{reason: "a denominator of 20 digits that wraps to the value's", expr: "1/5", claim: "1/18446744073709551621", reason2: rational.ValueMismatch},
+		{reason: "an unreduced claim of the value", expr: "1/2", claim: "2/4", reason2: rational.NotCanonical},
+		{reason: "the largest word value", expr: "18446744073709551615", claim: "18446744073709551615", valid: true},
+		{reason: "a claim of 20 digits of a value past a word", expr: "18446744073709551615 + 1", claim: "18446744073709551616", valid: true},
+	}, func(t *testing.T, r row) {
+		res, err := rational.CheckRational(rational.Input{Expression: r.expr, ClaimedValue: r.claim, RequireCanonical: true}, rational.Limits{})
+		if err != nil || res.Valid != r.valid || res.Reason != r.reason2 {
+			t.Fatalf("%q claimed %q: %v %q %v, want %v %q", r.expr, r.claim, res.Valid, res.Reason, err, r.valid, r.reason2)
+		}
+	})
+}
