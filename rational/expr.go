@@ -269,8 +269,14 @@ func (m *machine) next() {
 			j := i + 1
 			v := uint64(c - '0')
 			for j < len(src) && isDigit(src[j]) {
-				v = v*10 + uint64(src[j]-'0') // wraps past 19 digits, unused then
+				v = v*10 + uint64(src[j]-'0')
 				j++
+				if j-i == 19 { // past 19 digits, v is unused
+					for j < len(src) && isDigit(src[j]) {
+						j++
+					}
+					break
+				}
 			}
 			m.val = v
 			if c == '0' && j > i+1 {
