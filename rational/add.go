@@ -40,24 +40,35 @@ func add64(x, y *Rat, sub bool) (Rat, bool) {
 	if !ok {
 		return Rat{}, false
 	}
-	if sub {
-		negy = !negy
+	n, neg, d, ok := addW(nx, negx, dx, ny, negy != sub, dy)
+	if !ok {
+		return Rat{}, false
 	}
+	return rat64(n, neg, d), true
+}
+
+// addW is add64's arithmetic on words: nx/dx + ny/dy, each negated when
+// its neg is set, both in lowest terms. The sum, in lowest terms, is n/d
+// negated when neg (n = 0 gives d = 1 and neg false); ok is false when an
+// intermediate or the result does not fit a word.
+func addW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64) (n uint64, neg bool, d uint64, ok bool) {
 	g := gcd64(dx, dy)
-	dxg, dyg := dx/g, dy/g
+	dxg, dyg := dx, dy
+	if g != 1 {
+		dxg, dyg = quo64(dx, g), quo64(dy, g)
+	}
 	ha, a := bits.Mul64(nx, dyg)
 	hb, b := bits.Mul64(ny, dxg)
 	if ha|hb != 0 {
-		return Rat{}, false
+		return 0, false, 0, false
 	}
 	var t uint64
-	var neg bool
 	switch {
 	case negx == negy:
 		var carry uint64
 		t, carry = bits.Add64(a, b, 0)
 		if carry != 0 {
-			return Rat{}, false
+			return 0, false, 0, false
 		}
 		neg = negx
 	case a >= b:
@@ -66,14 +77,18 @@ func add64(x, y *Rat, sub bool) (Rat, bool) {
 		t, neg = b-a, negy
 	}
 	if t == 0 {
-		return Rat{}, true
+		return 0, false, 1, true
 	}
-	g2 := gcd64(t, g)
-	hd, d := bits.Mul64(dxg, dy/g2)
+	if g != 1 {
+		if g2 := gcd64(t, g); g2 != 1 {
+			t, dy = quo64(t, g2), quo64(dy, g2)
+		}
+	}
+	hd, d := bits.Mul64(dxg, dy)
 	if hd != 0 {
-		return Rat{}, false
+		return 0, false, 0, false
 	}
-	return rat64(t/g2, neg, d), true
+	return t, neg, d, true
 }
 
 // add128 is add for parts below 2^128.
@@ -82,22 +97,27 @@ func add128(x, y *Rat, sub bool) (Rat, bool) {
 	if !ok {
 		return Rat{}, false
 	}
-	if sub {
-		negy = !negy
+	n, neg, d, ok := add128W(nx, negx, dx, ny, negy != sub, dy)
+	if !ok {
+		return Rat{}, false
 	}
+	return rat128(n, neg, d), true
+}
+
+// add128W is addW on double words.
+func add128W(nx u128, negx bool, dx, ny u128, negy bool, dy u128) (n u128, neg bool, d u128, ok bool) {
 	g := gcd128(dx, dy)
 	dxg, dyg := dx.quo(g), dy.quo(g)
 	a, ok1 := nx.mul(dyg)
 	b, ok2 := ny.mul(dxg)
 	if !ok1 || !ok2 {
-		return Rat{}, false
+		return u128{}, false, u128{}, false
 	}
 	var t u128
-	var neg bool
 	switch {
 	case negx == negy:
 		if t, ok = a.add(b); !ok {
-			return Rat{}, false
+			return u128{}, false, u128{}, false
 		}
 		neg = negx
 	case !a.less(b):
@@ -106,17 +126,17 @@ func add128(x, y *Rat, sub bool) (Rat, bool) {
 		t, neg = b.sub(a), negy
 	}
 	if t.isZero() {
-		return Rat{}, true
+		return u128{}, false, one128, true
 	}
 	g2 := one128
 	if !g.isOne() {
 		g2 = gcd128(t, g)
 	}
-	d, ok := dxg.mul(dy.quo(g2))
+	d, ok = dxg.mul(dy.quo(g2))
 	if !ok {
-		return Rat{}, false
+		return u128{}, false, u128{}, false
 	}
-	return rat128(t.quo(g2), neg, d), true
+	return t.quo(g2), neg, d, true
 }
 
 // addBig sets z to x + y, or x - y when sub is set, on apd.BigInt, using s

@@ -178,19 +178,13 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	claim, canonical := claimValue(in.ClaimedValue, spans)
-	w := getWorkspace()
-	if err := l.parseInto(&w.expr, &w.tokens, in.Expression); err != nil {
-		w.release()
-		return Result{}, err
-	}
-	v, zd, err := w.expr.eval(&w.scratch)
-	w.release()
+	v, top, zd, err := l.evaluate(in.Expression)
 	if err != nil {
 		return Result{}, err
 	}
 	r := Result{ReferenceVersion: ReferenceVersion, expression: in.Expression}
 	if zd != nil {
+		claim, _ := claimValue(in.ClaimedValue, spans)
 		r.Reason = DivisionByZero
 		r.FirstDiscrepancy = &Discrepancy{
 			Field:          FieldExpression,
@@ -202,8 +196,24 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 		return r, nil
 	}
 	r.Value = &v
+	// Most claims are the value written in its parts: then they need no
+	// reducing, and they are canonical unless they are an integer over 1.
+	var same, words, integer bool
+	if top.small && top.n.hi|top.d.hi == 0 {
+		same, words = claimIsWords(in.ClaimedValue, spans, top.n.lo, top.neg, top.d.lo)
+		integer = top.d.lo == 1
+	}
+	if !words {
+		same, integer = claimIs(in.ClaimedValue, spans, &v), isOne(v.denom())
+	}
+	claim, canonical := v, false
+	if same {
+		canonical = (spans.Den == len(in.ClaimedValue)) == integer
+	} else {
+		claim, canonical = claimValue(in.ClaimedValue, spans)
+	}
 	switch {
-	case !v.equal(&claim):
+	case !same && !v.equal(&claim):
 		diff := add(&v, &claim, true)
 		r.Reason = ValueMismatch
 		r.FirstDiscrepancy = &Discrepancy{
@@ -258,6 +268,54 @@ func claimValue(s string, c rattext.ClaimSpans) (Rat, bool) {
 	}
 	n.den = d.num
 	return n, true
+}
+
+// claimIs reports whether the claimed value s, which passed step 3 with
+// spans c, is v written in its parts: the same sign, numerator and
+// denominator (none for 1).
+func claimIs(s string, c rattext.ClaimSpans, v *Rat) bool {
+	if (c.Num > 0) != (v.Sign() < 0) {
+		return false
+	}
+	if !digitsAre(s[c.Num:c.NumEnd], &v.num) {
+		return false
+	}
+	if c.Den == len(s) {
+		return isOne(v.denom())
+	}
+	return digitsAre(s[c.Den:], v.denom())
+}
+
+// claimIsWords is claimIs for the value n/d, negated when neg, in lowest
+// terms (d = 1 for 0); ok is false when the claim has a part of more than
+// 19 digits, which claimIs must compare.
+func claimIsWords(s string, c rattext.ClaimSpans, n uint64, neg bool, d uint64) (same, ok bool) {
+	if c.NumEnd-c.Num > 19 || len(s)-c.Den > 19 {
+		return false, false
+	}
+	if (c.Num > 0) != neg || decimalChunk(s[c.Num:c.NumEnd]) != n {
+		return false, true
+	}
+	if c.Den == len(s) {
+		return d == 1, true
+	}
+	return decimalChunk(s[c.Den:]) == d, true
+}
+
+// digitsAre reports whether the digit string s, without leading zeros, is
+// the decimal form of |b|.
+func digitsAre(s string, b *apd.BigInt) bool {
+	if len(s) <= 19 {
+		w, _, ok := parts(b)
+		return ok && w == decimalChunk(s)
+	}
+	// |b| >= 10^(len(s)-1) > 2^(3*(len(s)-1)) must hold first: a cheap
+	// bound before converting s.
+	if b.BitLen() < 3*(len(s)-1) {
+		return false
+	}
+	lit := literal(s)
+	return lit.num.CmpAbs(b) == 0
 }
 
 // ErrRejected is the error every non-nil [Result.Err] wraps:

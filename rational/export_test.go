@@ -1,6 +1,7 @@
 package rational
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -40,6 +41,30 @@ func (e *expr) Eval() (Rat, *ZeroDivision, error) {
 		return Rat{}, nil, err
 	}
 	return v, zd, nil
+}
+
+// Evaluate runs steps 2 and 5 to 7 of the check order on src with the
+// one-pass machine CheckRational runs.
+func (l Limits) Evaluate(src string) (Rat, *ZeroDivision, error) {
+	l = l.norm()
+	if err := rattext.Expression(src, l.MaxExpressionBytes); err != nil {
+		return Rat{}, nil, err
+	}
+	v, _, zd, err := l.evaluate(src)
+	if err != nil {
+		return Rat{}, nil, err
+	}
+	return v, zd, nil
+}
+
+// EvaluateTwoPass runs the same steps with the two-pass reference
+// (twopass_test.go): Parse, then Eval.
+func (l Limits) EvaluateTwoPass(src string) (Rat, *ZeroDivision, error) {
+	e, err := l.Parse(src)
+	if err != nil {
+		return Rat{}, nil, err
+	}
+	return e.Eval()
 }
 
 // ValidateExpression is step 2 of the check order with DefaultLimits.
@@ -112,7 +137,7 @@ func (e *expr) String() string {
 	for i, in := range e.prog {
 		n := node{in: int32(i), left: -1, right: -1}
 		switch in.op {
-		case opLit:
+		case opLit, opSmall:
 		case opNeg:
 			n.left = stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
@@ -138,6 +163,9 @@ func (e *expr) String() string {
 		switch {
 		case in.op == opLit:
 			b.WriteString(e.lits[in.arg].String())
+			pending = pending[:len(pending)-1]
+		case in.op == opSmall:
+			b.WriteString(strconv.FormatUint(in.smallValue(), 10))
 			pending = pending[:len(pending)-1]
 		case f.step == 0:
 			f.step = 1

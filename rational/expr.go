@@ -42,38 +42,20 @@ type token struct {
 	start, end int32
 }
 
-// expr is a parsed expression: its syntax tree, kept in post-order (the
-// order of evaluation) with the source position of every token. It is
-// immutable once built; it may be evaluated any number of times,
-// concurrently.
-type expr struct {
-	src       string
-	prog      []instr
-	lits      []Rat
-	maxStack  int
-	maxDigits int
-}
+// tokError is the kind of the token where the lexer met its first error
+// (machine.lexErr): no token follows it.
+const tokError tokenKind = 0xff
 
 type opcode uint8
 
+// The binary operators, in this order: opAdd and opSub are at most opSub,
+// opMul and opQuo at least opMul.
 const (
-	opLit opcode = iota
-	opNeg
-	opAdd
+	opAdd opcode = iota
 	opSub
 	opMul
 	opQuo
 )
-
-// instr is one node of the tree in post-order. pos is the code point offset
-// of the node's token (the operator, or a literal's first digit). For opLit,
-// arg indexes expr.lits; for opQuo, [arg, end) is the byte span of the divisor
-// operand's source text.
-type instr struct {
-	op       opcode
-	pos      int32
-	arg, end int32
-}
 
 // zeroDivision is the first division by zero met when evaluating an
 // expression.
@@ -85,113 +67,183 @@ type zeroDivision struct {
 	DivisorText string
 }
 
-// parseInto runs steps 5 and 6 of the check order (tokenise, parse) on an
-// already validated expression and stores the result in e, with tb as the
-// token buffer. It returns *claimcheck.Error, not error, so that a nil
-// result is never a non-nil interface. The tokens, program and literals are
-// appended to tb's and e's slices, from length 0, when their capacities
-// suffice.
-func (l Limits) parseInto(e *expr, tb *[]token, src string) *claimcheck.Error {
-	// Every token takes at least one byte, so this capacity is never exceeded.
-	n := min(len(src), l.MaxTokens) + 1
-	if cap(*tb) < n {
-		*tb = make([]token, 0, max(n, 64))
-	}
-	toks, ints, err := lex(src, l, (*tb)[:0])
-	if err != nil {
-		return err
-	}
-	p := parser{src: src, toks: toks, maxDepth: l.MaxDepth}
-	p.prog = e.prog[:0]
-	if cap(p.prog) < len(toks)-1 {
-		p.prog = make([]instr, 0, len(toks)-1)
-	}
-	p.lits = e.lits[:0]
-	if cap(p.lits) < ints {
-		p.lits = make([]Rat, 0, ints)
-	}
-	err = p.parseExpr()
-	if err == nil {
-		if t := p.peek(); t.kind != tokEOF {
-			err = p.unexpected(t)
-		}
-	}
-	if err != nil {
-		// Keep the buffers, and the literals to clear (see workspace.release).
-		e.prog, e.lits = p.prog[:0], p.lits
-		return err
-	}
-	*e = expr{src: src, prog: p.prog, lits: p.lits, maxStack: p.maxStack, maxDigits: l.MaxValueDigits}
-	return nil
+// inlineSlots is how many operands the evaluation stack holds in the
+// machine itself; past them it moves to the heap.
+const inlineSlots = 4
+
+// A machine runs steps 5 to 7 of the check order (tokenise, parse,
+// evaluate) in one left-to-right pass over an expression that passed step
+// 2: a recursive-descent parser reads the tokens one at a time from the
+// lexer and evaluates each node as soon as its operands are, in post-order,
+// left operand before right. The check order is kept by holding errors:
+//
+//   - the first evaluation error (a division by zero or an intermediate
+//     value over the digit limit) stops the evaluation, and is the answer
+//     only if the rest of the expression lexes and parses;
+//   - a syntax or depth error stops the parse, and is the answer only if
+//     the rest of the expression lexes (the lexer runs on to the end);
+//   - the first lexical error stops everything, and is the answer.
+//
+// A machine lives on its caller's stack: it holds the first inlineSlots
+// operands itself and takes a workspace from the pool only for operands
+// past them or values past the word tiers.
+type machine struct {
+	src string
+	// The lexer: tok is the current token, prev the kind of the token
+	// before it (tokEOF at the start), prevEnd that token's end byte. i and
+	// cp are the byte and code point offsets just past tok; ntok counts the
+	// tokens read, tok included.
+	tok     token
+	prev    tokenKind
+	prevEnd int32
+	i, cp   int
+	ntok    int
+	lexErr  *claimcheck.Error
+	// val is an INTEGER tok's value when it has at most 19 digits.
+	val uint64
+
+	maxTokens, maxDepth, maxDigits int
+	depth                          int
+	w64, w128, words               bool
+
+	// The evaluation: the stack's operands are inl[:h] while heap is nil,
+	// then heap[:h]. An operand that is not small is ws.scratch.rats[its
+	// index] (see slot). halted is set once an evaluation error is held
+	// in zd or evalErr.
+	h       int
+	heap    []slot
+	ws      *workspace
+	halted  bool
+	zd      *zeroDivision
+	evalErr *claimcheck.Error
+	inl     [inlineSlots]slot
 }
 
-// A workspace is the working memory of one CheckRational: the token buffer,
-// the parsed program and its literals, and the temporaries of big-number
-// arithmetic. One pool holds them, so that a check allocates none of it in
-// steady state. Only the slices' backing arrays and the temporaries' storage
-// are reused: the literals are cleared before a workspace goes back, and a
-// literal's storage is built afresh by every parse, so values computed from
-// one (which may share it) are never overwritten; no value in the scratch is
-// ever part of a Rat outside it (see scratch).
+// A workspace is the heap memory of a check that needs some: the operands
+// past the machine's own, the Rats of values past the word tiers, and the
+// temporaries of big-number arithmetic. One pool holds them, so that a
+// check allocates none of it in steady state. The Rats are cleared before
+// a workspace goes back, so that no value outside shares their storage
+// with a later check; no value in the scratch is ever part of a Rat
+// outside it (see scratch).
 type workspace struct {
-	tokens  []token
-	expr    expr
+	slots   []slot
 	scratch scratch
 }
 
 var workspaces = sync.Pool{New: func() any { return new(workspace) }}
 
-func getWorkspace() *workspace { return workspaces.Get().(*workspace) }
-
-// release returns w to the pool unless its buffers are too large to keep.
-// w.expr.lits holds every literal its last parse stored.
-func (w *workspace) release() {
-	e := &w.expr
-	if cap(e.prog) > maxPooled || cap(e.lits) > maxPooled || cap(w.tokens) > maxPooled {
-		return
-	}
-	clear(e.lits)
-	*e = expr{prog: e.prog[:0], lits: e.lits[:0]}
-	w.tokens = w.tokens[:0]
-	workspaces.Put(w)
-}
-
 // maxPooled bounds the capacity of the buffers the pool keeps: four times
 // what the default limits need.
 const maxPooled = 4 * 4096
 
+// evaluate runs steps 5 to 7 of the check order on src, which passed step
+// 2 with the normalised limits l. It returns exactly one of: the value;
+// the first division by zero; the error of steps 5 to 7 that the check
+// order puts first. It returns *claimcheck.Error, not error, so that a nil
+// result is never a non-nil interface. With the value, top is the value in
+// words when top.small.
+func (l Limits) evaluate(src string) (v Rat, top slot, zd *zeroDivision, err *claimcheck.Error) {
+	m := machine{src: src, maxTokens: l.MaxTokens, maxDepth: l.MaxDepth, maxDigits: l.MaxValueDigits}
+	m.w64, m.w128 = tiers&tier64 != 0, tiers&tier128 != 0
+	m.words = m.w64 || m.w128
+	v, zd, err = m.run()
+	if err == nil && zd == nil {
+		top = *m.at(0)
+	}
+	if m.ws != nil {
+		m.ws.release()
+	}
+	return v, top, zd, err
+}
+
+func (m *machine) run() (Rat, *zeroDivision, *claimcheck.Error) {
+	m.next()
+	err := m.parseExpr()
+	if err == nil && m.tok.kind != tokEOF {
+		err = m.unexpected()
+	}
+	if err != nil {
+		// A lexical error after the syntax error comes first.
+		for m.lexErr == nil && m.tok.kind != tokEOF {
+			m.next()
+		}
+		if m.lexErr != nil {
+			return Rat{}, nil, m.lexErr
+		}
+		return Rat{}, nil, err
+	}
+	switch {
+	case m.zd != nil:
+		return Rat{}, m.zd, nil
+	case m.evalErr != nil:
+		return Rat{}, nil, m.evalErr
+	}
+	if top := m.at(0); top.small {
+		return rat128(top.n, top.neg, top.d), nil, nil
+	}
+	return m.ws.scratch.rats[0], nil, nil
+}
+
+// release returns w to the pool unless its buffers are too large to keep.
+func (w *workspace) release() {
+	if cap(w.slots) > maxPooled || cap(w.scratch.rats) > maxPooled {
+		return
+	}
+	// The Rats are part of no value outside: clear them for the next
+	// check, which must not share their storage.
+	clear(w.scratch.rats)
+	workspaces.Put(w)
+}
+
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// lex tokenises src in one left-to-right scan, so that the first lexical
-// error wins over any syntax error (see docs/contract.md in the repository),
-// and appends the tokens, then an EOF token at the length in code points. ints
-// counts the INTEGER tokens.
-func lex(src string, l Limits, toks []token) (_ []token, ints int, _ *claimcheck.Error) {
-	pos := 0
-	for i := 0; i < len(src); {
+// byteClass is the token kind a byte starts (tokInt for a digit), or
+// classSpace for white space, or classOther for any other byte (a byte of a
+// multi-byte character, or one that starts no token).
+var byteClass = func() (t [256]uint8) {
+	for i := range t {
+		t[i] = classOther
+	}
+	for _, c := range " \t\n\r" {
+		t[c] = classSpace
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = uint8(tokInt)
+	}
+	for c, k := range map[byte]tokenKind{'+': tokPlus, '-': tokMinus, '*': tokTimes, '/': tokDivide, '(': tokOpen, ')': tokClose} {
+		t[c] = uint8(k)
+	}
+	return t
+}()
+
+const (
+	classSpace = 0xfe
+	classOther = 0xff
+)
+
+// next reads the token after m.tok into m.tok. Tokens are read in one
+// left-to-right scan, so that the first lexical error is met before any
+// token after it. At the first lexical error m.tok's kind is tokError and
+// m.lexErr the error; after the last token m.tok is the EOF token, at the
+// expression's length in code points.
+func (m *machine) next() {
+	m.prev, m.prevEnd = m.tok.kind, m.tok.end
+	src, i, pos := m.src, m.i, m.cp
+	for i < len(src) {
 		c := src[i]
-		var kind tokenKind
+		kind := tokenKind(byteClass[c])
 		size := 1
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		switch kind {
+		case classSpace:
 			i++
 			pos++
 			continue
-		case isDigit(c):
-			kind = tokInt
-		case c == '+':
-			kind = tokPlus
-		case c == '-':
-			kind = tokMinus
-		case c == '*':
-			kind = tokTimes
-		case c == '/':
-			kind = tokDivide
-		case c == '(':
-			kind = tokOpen
-		case c == ')':
-			kind = tokClose
-		case c >= utf8.RuneSelf:
+		case classOther:
+			if c < utf8.RuneSelf {
+				m.lexFail(errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, rune(c), 1)))
+				return
+			}
 			var r rune
 			r, size = utf8.DecodeRuneInString(src[i:])
 			switch r {
@@ -202,39 +254,55 @@ func lex(src string, l Limits, toks []token) (_ []token, ints int, _ *claimcheck
 			case '\u00f7':
 				kind = tokDivide
 			default:
-				return nil, 0, errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, r, size))
+				m.lexFail(errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, r, size)))
+				return
 			}
-		default:
-			return nil, 0, errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, rune(c), 1))
 		}
-		if len(toks) >= l.MaxTokens {
-			return nil, 0, errs.LimitAt(pathExpression, pos, limitTokens,
-				"more than "+strconv.Itoa(l.MaxTokens)+" tokens")
+		if m.ntok >= m.maxTokens {
+			m.lexFail(errs.LimitAt(pathExpression, pos, limitTokens,
+				"more than "+strconv.Itoa(m.maxTokens)+" tokens"))
+			return
 		}
+		m.ntok++
+		m.tok = token{kind: kind, pos: int32(pos), start: int32(i)}
 		if kind == tokInt {
 			j := i + 1
+			v := uint64(c - '0')
 			for j < len(src) && isDigit(src[j]) {
+				v = v*10 + uint64(src[j]-'0')
 				j++
+				if j-i == 19 { // past 19 digits, v is unused
+					for j < len(src) && isDigit(src[j]) {
+						j++
+					}
+					break
+				}
 			}
+			m.val = v
 			if c == '0' && j > i+1 {
-				return nil, 0, errs.InvalidAt(pathExpression, pos+1, "integer literal with a leading zero")
+				m.lexFail(errs.InvalidAt(pathExpression, pos+1, "integer literal with a leading zero"))
+				return
 			}
-			if j-i > l.MaxValueDigits {
-				return nil, 0, errs.LimitAt(pathExpression, pos, limitDigits,
-					"integer literal of more than "+strconv.Itoa(l.MaxValueDigits)+" digits")
+			if j-i > m.maxDigits {
+				m.lexFail(errs.LimitAt(pathExpression, pos, limitDigits,
+					"integer literal of more than "+strconv.Itoa(m.maxDigits)+" digits"))
+				return
 			}
-			size = j - i
-			ints++
+			m.tok.end = int32(j)
+			m.i, m.cp = j, pos+j-i
+			return
 		}
-		toks = append(toks, token{kind: kind, pos: int32(pos), start: int32(i), end: int32(i + size)})
-		i += size
-		if kind == tokInt {
-			pos += size
-		} else {
-			pos++
-		}
+		m.tok.end = int32(i + size)
+		m.i, m.cp = i+size, pos+1
+		return
 	}
-	return append(toks, token{kind: tokEOF, pos: int32(pos), start: int32(len(src)), end: int32(len(src))}), ints, nil
+	m.tok = token{kind: tokEOF, pos: int32(pos), start: int32(len(src)), end: int32(len(src))}
+	m.i, m.cp = i, pos
+}
+
+func (m *machine) lexFail(err *claimcheck.Error) {
+	m.lexErr = err
+	m.tok.kind = tokError
 }
 
 // unexpectedChar describes a character that starts no token; src[i:i+size]
@@ -256,148 +324,122 @@ func unexpectedChar(src string, i int, r rune, size int) string {
 	return fmt.Sprintf("unexpected character %q", r)
 }
 
-// parser is a recursive-descent parser over the token slice. Recursion happens
-// only at "(", so its depth is bounded by the depth limit; runs of "+", "-",
-// "*", "/" and unary "-" are loops.
-type parser struct {
-	src      string
-	toks     []token
-	i        int
-	depth    int
-	maxDepth int
-
-	prog     []instr
-	lits     []Rat
-	stack    int // operand stack height of prog so far
-	maxStack int
-}
-
-func (p *parser) peek() token { return p.toks[p.i] }
-
-func (p *parser) emit(in instr) {
-	switch in.op {
-	case opLit:
-		p.stack++
-		if p.stack > p.maxStack {
-			p.maxStack = p.stack
-		}
-	case opAdd, opSub, opMul, opQuo:
-		p.stack--
-	}
-	p.prog = append(p.prog, in)
-}
-
-func (p *parser) parseExpr() *claimcheck.Error {
-	if err := p.parseTerm(); err != nil {
+func (m *machine) parseExpr() *claimcheck.Error {
+	if err := m.parseTerm(); err != nil {
 		return err
 	}
 	for {
-		t := p.peek()
-		var op opcode
-		switch t.kind {
+		op := opAdd
+		switch m.tok.kind {
 		case tokPlus:
-			op = opAdd
 		case tokMinus:
 			op = opSub
 		default:
 			return nil
 		}
-		p.i++
-		if err := p.parseTerm(); err != nil {
+		pos := m.tok.pos
+		m.next()
+		if err := m.parseTerm(); err != nil {
 			return err
 		}
-		p.emit(instr{op: op, pos: t.pos})
+		if !m.halted {
+			m.apply(op, pos, 0, 0)
+		}
 	}
 }
 
-func (p *parser) parseTerm() *claimcheck.Error {
-	if err := p.parseUnary(); err != nil {
+func (m *machine) parseTerm() *claimcheck.Error {
+	if err := m.parseUnary(); err != nil {
 		return err
 	}
 	for {
-		t := p.peek()
-		var op opcode
-		switch t.kind {
+		op := opMul
+		switch m.tok.kind {
 		case tokTimes:
-			op = opMul
 		case tokDivide:
 			op = opQuo
 		default:
 			return nil
 		}
-		p.i++
-		first := p.peek()
-		if err := p.parseUnary(); err != nil {
+		pos := m.tok.pos
+		m.next()
+		first := m.tok.start
+		if err := m.parseUnary(); err != nil {
 			return err
 		}
-		last := p.toks[p.i-1]
-		p.emit(instr{op: op, pos: t.pos, arg: first.start, end: last.end})
+		if !m.halted {
+			m.apply(op, pos, first, m.prevEnd)
+		}
 	}
 }
 
-func (p *parser) parseUnary() *claimcheck.Error {
-	start := p.i
-	for p.peek().kind == tokMinus {
-		if p.depth >= p.maxDepth {
-			return p.depthError(p.peek())
+func (m *machine) parseUnary() *claimcheck.Error {
+	n := 0
+	for m.tok.kind == tokMinus {
+		if m.depth >= m.maxDepth {
+			return m.depthError()
 		}
-		p.depth++
-		p.i++
+		m.depth++
+		n++
+		m.next()
 	}
-	n := p.i - start
-	if err := p.parsePrimary(); err != nil {
+	if err := m.parsePrimary(); err != nil {
 		return err
 	}
-	// The innermost minus, the last one written, applies first.
-	for k := n - 1; k >= 0; k-- {
-		p.emit(instr{op: opNeg, pos: p.toks[start+k].pos})
+	// Negations commute: an odd number of them negates.
+	if n&1 != 0 && !m.halted {
+		m.neg()
 	}
-	p.depth -= n
+	m.depth -= n
 	return nil
 }
 
-func (p *parser) parsePrimary() *claimcheck.Error {
-	t := p.peek()
-	switch t.kind {
+func (m *machine) parsePrimary() *claimcheck.Error {
+	switch m.tok.kind {
 	case tokInt:
-		p.i++
-		p.lits = append(p.lits, literal(p.src[t.start:t.end]))
-		p.emit(instr{op: opLit, pos: t.pos, arg: int32(len(p.lits) - 1)})
+		switch {
+		case m.halted:
+		case m.tok.end-m.tok.start <= 19 && m.words && m.heap == nil && m.h < inlineSlots:
+			m.inl[m.h] = slot{n: u128{0, m.val}, d: one128, small: true}
+			m.h++
+		default:
+			m.pushLiteral(m.src[m.tok.start:m.tok.end])
+		}
+		m.next()
 		return nil
 	case tokOpen:
-		if p.depth >= p.maxDepth {
-			return p.depthError(t)
+		if m.depth >= m.maxDepth {
+			return m.depthError()
 		}
-		p.depth++
-		p.i++
-		if err := p.parseExpr(); err != nil {
+		m.depth++
+		m.next()
+		if err := m.parseExpr(); err != nil {
 			return err
 		}
-		c := p.peek()
-		if c.kind != tokClose {
-			return p.unexpected(c)
+		if m.tok.kind != tokClose {
+			return m.unexpected()
 		}
-		p.depth--
-		p.i++
+		m.depth--
+		m.next()
 		return nil
 	}
-	return p.unexpected(t)
+	return m.unexpected()
 }
 
-func (p *parser) depthError(t token) *claimcheck.Error {
-	return errs.LimitAt(pathExpression, int(t.pos), limitDepth,
-		"nesting deeper than "+strconv.Itoa(p.maxDepth)+" (parentheses plus pending unary minus)")
+func (m *machine) depthError() *claimcheck.Error {
+	return errs.LimitAt(pathExpression, int(m.tok.pos), limitDepth,
+		"nesting deeper than "+strconv.Itoa(m.maxDepth)+" (parentheses plus pending unary minus)")
 }
 
-// unexpected reports a syntax error at t.
-func (p *parser) unexpected(t token) *claimcheck.Error {
-	var msg string
-	prev := tokEOF
-	if p.i > 0 {
-		prev = p.toks[p.i-1].kind
+// unexpected reports a syntax error at m.tok, or the lexical error there.
+func (m *machine) unexpected() *claimcheck.Error {
+	if m.lexErr != nil {
+		return m.lexErr
 	}
-	operandEnded := prev == tokInt || prev == tokClose
-	text := p.src[t.start:t.end]
+	t := m.tok
+	var msg string
+	operandEnded := m.prev == tokInt || m.prev == tokClose
+	text := m.src[t.start:t.end]
 	switch {
 	case t.kind == tokEOF:
 		msg = "unexpected end of expression"
@@ -411,6 +453,202 @@ func (p *parser) unexpected(t token) *claimcheck.Error {
 		msg = fmt.Sprintf("unexpected %q: expected an integer, '(' or '-'", text)
 	}
 	return errs.InvalidAt(pathExpression, int(t.pos), msg)
+}
+
+// at returns the operand of index i.
+func (m *machine) at(i int) *slot {
+	if m.heap == nil {
+		return &m.inl[i]
+	}
+	return &m.heap[i]
+}
+
+// push adds an operand on top of the stack and returns it, zero.
+func (m *machine) push() *slot {
+	i := m.h
+	m.h++
+	if m.heap == nil {
+		if i < inlineSlots {
+			m.inl[i] = slot{}
+			return &m.inl[i]
+		}
+		m.grow()
+	} else if i == len(m.heap) {
+		m.grow()
+	}
+	m.heap[i] = slot{}
+	return &m.heap[i]
+}
+
+// grow moves the stack to the workspace, or doubles it there.
+func (m *machine) grow() {
+	w := m.workspace()
+	n := max(2*m.h, 2*inlineSlots)
+	if cap(w.slots) < n {
+		w.slots = make([]slot, n)
+	}
+	w.slots = w.slots[:cap(w.slots)]
+	if m.heap == nil {
+		copy(w.slots, m.inl[:])
+	} else if &m.heap[0] != &w.slots[0] {
+		copy(w.slots, m.heap)
+	}
+	m.heap = w.slots
+}
+
+func (m *machine) workspace() *workspace {
+	if m.ws == nil {
+		m.ws = workspaces.Get().(*workspace)
+	}
+	return m.ws
+}
+
+// rats returns the Rats of the operands, at least n of them.
+func (m *machine) rats(n int) []Rat {
+	s := &m.workspace().scratch
+	if len(s.rats) < n {
+		r := make([]Rat, max(2*n, 2*inlineSlots))
+		copy(r, s.rats)
+		s.rats = r
+	}
+	return s.rats
+}
+
+// pushLiteral pushes the value of the digits s.
+func (m *machine) pushLiteral(s string) {
+	if len(s) <= 19 {
+		v := decimalChunk(s)
+		if m.words {
+			*m.push() = slot{n: u128{0, v}, d: one128, small: true}
+			return
+		}
+		m.push().owned = true
+		m.rats(m.h)[m.h-1] = rat64(v, false, 1)
+		return
+	}
+	v := literal(s)
+	m.push().owned = v.inline()
+	m.rats(m.h)[m.h-1] = v
+}
+
+// neg negates the top operand.
+func (m *machine) neg() {
+	i := m.h - 1
+	top := m.at(i)
+	if top.small {
+		top.neg = !top.neg && !top.n.isZero()
+		return
+	}
+	r := &m.ws.scratch.rats[i]
+	switch {
+	case r.Sign() == 0:
+	case top.owned:
+		r.num.Neg(&r.num)
+	default:
+		*r = r.neg()
+		top.owned = true
+	}
+}
+
+// apply replaces the two top operands x and y by x op y, made by the
+// operator at code point offset pos; for opQuo, src[divStart:divEnd] is
+// the divisor's text. A zero divisor or a value over the digit limit is
+// held, and halts the evaluation.
+func (m *machine) apply(op opcode, pos, divStart, divEnd int32) {
+	i := m.h - 2
+	x, y := m.at(i), m.at(i+1)
+	m.h = i + 1
+	if op == opQuo && (y.small && y.n.isZero() || !y.small && m.ws.scratch.rats[i+1].Sign() == 0) {
+		m.halted = true
+		m.zd = &zeroDivision{Position: int(pos), DivisorText: m.src[divStart:divEnd]}
+		return
+	}
+	if x.small && y.small {
+		var n, d u128
+		var neg, ok bool
+		if op >= opMul && (x.n.isZero() || y.n.isZero()) {
+			n, neg, d, ok = u128{}, false, one128, true
+		} else if m.w64 && x.n.hi|x.d.hi|y.n.hi|y.d.hi == 0 {
+			var n64, d64 uint64
+			if op <= opSub {
+				n64, neg, d64, ok = addW(x.n.lo, x.neg, x.d.lo, y.n.lo, y.neg != (op == opSub), y.d.lo)
+			} else {
+				n64, neg, d64, ok = mulW(x.n.lo, x.neg, x.d.lo, y.n.lo, y.neg, y.d.lo, op == opQuo)
+			}
+			n, d = u128{0, n64}, u128{0, d64}
+		}
+		if !ok && m.w128 {
+			if op <= opSub {
+				n, neg, d, ok = add128W(x.n, x.neg, x.d, y.n, y.neg != (op == opSub), y.d)
+			} else {
+				n, neg, d, ok = mul128W(x.n, x.neg, x.d, y.n, y.neg, y.d, op == opQuo)
+			}
+		}
+		if ok {
+			if m.maxDigits < 39 && smallOver(n, d, m.maxDigits) { // 2^128 < 10^39
+				m.halted = true
+				m.evalErr = digitsError(pos, m.maxDigits)
+				return
+			}
+			x.setSmall(n, neg, d)
+			return
+		}
+	}
+	m.applyBig(op, pos, i, x, y)
+}
+
+// applyBig is apply past the word tiers: x and y are the operands of index
+// i and i+1.
+func (m *machine) applyBig(op opcode, pos int32, i int, x, y *slot) {
+	rats := m.rats(i + 2)
+	xr, yr := &rats[i], &rats[i+1]
+	if op >= opMul && (x.small && x.n.isZero() || !x.small && xr.Sign() == 0 ||
+		y.small && y.n.isZero() || !y.small && yr.Sign() == 0) {
+		*x = slot{d: one128, small: m.words, owned: true}
+		*xr = Rat{}
+		return
+	}
+	if x.small {
+		*xr, x.small, x.owned = rat128(x.n, x.neg, x.d), false, true
+	}
+	if y.small {
+		*yr = rat128(y.n, y.neg, y.d)
+	}
+	var z Rat
+	dst := xr
+	if !x.owned {
+		dst = &z // the zero Rat
+	}
+	s := &m.ws.scratch
+	switch op {
+	case opAdd, opSub:
+		addBig(dst, xr, yr, op == opSub, s)
+	default:
+		mulBig(dst, xr, yr, op == opQuo, s)
+	}
+	*xr = *dst
+	x.owned = true
+	if ratOver(xr, m.maxDigits) {
+		m.halted = true
+		m.evalErr = digitsError(pos, m.maxDigits)
+		return
+	}
+	if m.w128 {
+		if n, neg, d, ok := xr.parts128(); ok {
+			x.setSmall(n, neg, d)
+		}
+	} else if m.w64 {
+		if n, neg, d, ok := xr.parts64(); ok {
+			x.setSmall(u128{0, n}, neg, u128{0, d})
+		}
+	}
+}
+
+// digitsError is the error of an intermediate value over the digit limit,
+// made by the operator at code point offset pos.
+func digitsError(pos int32, maxDigits int) *claimcheck.Error {
+	return errs.LimitAt(pathExpression, int(pos), limitDigits,
+		"intermediate value with more than "+strconv.Itoa(maxDigits)+" digits")
 }
 
 // literal converts a validated digit string.
@@ -467,84 +705,36 @@ func decimalChunk(s string) uint64 {
 var pow10u64 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
-// eval evaluates e exactly, in post-order, left operand before right. It
-// returns exactly one of:
-//
-//   - the value, when evaluation finishes;
-//   - the first division by zero (a divisor is evaluated whole before it is
-//     tested);
-//   - a limit_exceeded error with limit "max_value_digits" at the operator
-//     that produced the first reduced intermediate value whose numerator or
-//     denominator has more digits than e's limits allow.
-//
-// s holds the temporaries of the big-number paths.
-func (e *expr) eval(s *scratch) (Rat, *zeroDivision, *claimcheck.Error) {
-	if len(e.prog) == 0 { // the zero expr, not built by parse
-		return Rat{}, nil, nil
+// slot is one operand of the evaluation stack. A value whose numerator and
+// denominator are below 2^128 (2^64 without the 128-bit tier) is kept in
+// words (small: n/d, negated when neg, in lowest terms, d = 1 for 0), so
+// that the word tiers run without apd.BigInt; any other value is the Rat of
+// the same index in scratch.rats. owned reports that the heap storage of
+// that Rat, if any, belongs to this evaluation alone: a result can then be
+// computed into it once it is dead. A literal of more than 19 digits is
+// owned only when it has no heap storage, as the two-pass evaluator's
+// literals were (twopass_test.go).
+type slot struct {
+	n, d  u128
+	neg   bool
+	small bool
+	owned bool
+}
+
+// setSmall makes s the small value n/d, negated when neg.
+func (s *slot) setSmall(n u128, neg bool, d u128) {
+	s.n, s.neg, s.d, s.small = n, neg, d, true
+}
+
+// smallOver reports whether n or d has more than maxDigits digits.
+func smallOver(n, d u128, maxDigits int) bool {
+	switch {
+	case maxDigits >= 39: // 2^128 < 10^39
+		return false
+	case maxDigits <= 19:
+		p := pow10u64[maxDigits]
+		return n.hi|d.hi != 0 || n.lo >= p || d.lo >= p
 	}
-	var buf [16]Rat
-	var obuf [16]bool
-	stack, owned := buf[:0], obuf[:0]
-	if e.maxStack > len(buf) {
-		stack = make([]Rat, 0, e.maxStack)
-		owned = make([]bool, 0, e.maxStack)
-	}
-	// owned[i] reports that the heap storage of stack[i], if any, belongs to
-	// this evaluation alone: a result can then be computed into it once it is
-	// dead. A literal's storage belongs to e, which may be evaluated again.
-	for _, in := range e.prog {
-		switch in.op {
-		case opLit:
-			v := e.lits[in.arg]
-			stack = append(stack, v)
-			owned = append(owned, v.inline())
-			continue
-		case opNeg:
-			i := len(stack) - 1
-			if top := &stack[i]; top.Sign() != 0 {
-				if owned[i] {
-					top.num.Neg(&top.num)
-				} else {
-					*top = top.neg()
-					owned[i] = true
-				}
-			}
-			continue
-		}
-		i := len(stack) - 2
-		x, y := &stack[i], &stack[i+1]
-		if in.op == opQuo && y.Sign() == 0 {
-			return Rat{}, &zeroDivision{Position: int(in.pos), DivisorText: e.src[in.arg:in.end]}, nil
-		}
-		var z Rat
-		var ok bool
-		switch in.op {
-		case opAdd, opSub:
-			z, ok = addWords(x, y, in.op == opSub)
-		default:
-			z, ok = mulWords(x, y, in.op == opQuo)
-		}
-		if ok {
-			*x = z
-		} else {
-			dst := x
-			if !owned[i] {
-				dst = &z // the zero Rat
-			}
-			switch in.op {
-			case opAdd, opSub:
-				addBig(dst, x, y, in.op == opSub, s)
-			default:
-				mulBig(dst, x, y, in.op == opQuo, s)
-			}
-			*x = *dst
-		}
-		owned[i] = true
-		if ratOver(x, e.maxDigits) {
-			return Rat{}, nil, errs.LimitAt(pathExpression, int(in.pos), limitDigits,
-				"intermediate value with more than "+strconv.Itoa(e.maxDigits)+" digits")
-		}
-		stack, owned = stack[:i+1], owned[:i+1]
-	}
-	return stack[0], nil, nil
+	p, _ := u128{0, pow10u64[19]}.mul(u128{0, pow10u64[maxDigits-19]})
+	return !n.less(p) || !d.less(p)
 }

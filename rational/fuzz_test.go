@@ -90,6 +90,19 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// FuzzOnePass: the one-pass machine CheckRational runs gives every
+// expression, under any small limits, the answer of the two-pass reference.
+func FuzzOnePass(f *testing.F) {
+	for _, in := range seedInputs(f) {
+		f.Add(in.Expression, uint8(0), uint8(0), uint8(0))
+		f.Add(in.Expression, uint8(5), uint8(2), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, expr string, tokens, depth, digits uint8) {
+		lim := rational.Limits{MaxTokens: int(tokens), MaxDepth: int(depth), MaxValueDigits: int(digits)}
+		sameAsTwoPass(t, lim, expr)
+	})
+}
+
 func FuzzCheckRational(f *testing.F) {
 	for _, in := range seedInputs(f) {
 		f.Add(in.Expression, in.ClaimedValue, in.RequireCanonical)

@@ -1,6 +1,7 @@
 package rational
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/cockroachdb/apd/v3"
@@ -38,22 +39,32 @@ func gcd(z, a, b *apd.BigInt) {
 
 // gcd64 is the binary GCD; gcd64(0, b) = b.
 func gcd64(a, b uint64) uint64 {
-	if a == 0 {
+	switch {
+	case a == 0:
 		return b
-	}
-	if b == 0 {
+	case b == 0:
 		return a
+	case a == 1 || b == 1:
+		// The loop would take a step per bit of the other operand.
+		return 1
 	}
 	shift := bits.TrailingZeros64(a | b)
 	a >>= bits.TrailingZeros64(a)
 	for b != 0 {
 		b >>= bits.TrailingZeros64(b)
-		if a > b {
-			a, b = b, a
-		}
-		b -= a
+		// min and max compile to conditional moves: no branch to mispredict.
+		a, b = min(a, b), max(a, b)-min(a, b)
 	}
 	return a << shift
+}
+
+// quo64 returns a/b for b > 0, by a 32-bit division when both operands fit
+// one, which many x86 cores do several times faster.
+func quo64(a, b uint64) uint64 {
+	if a|b <= math.MaxUint32 {
+		return uint64(uint32(a) / uint32(b))
+	}
+	return a / b
 }
 
 // gcd128 returns gcd(a, b); gcd128(0, b) = b.

@@ -43,16 +43,34 @@ func mul64(x, y *Rat, quo bool) (Rat, bool) {
 	if !ok {
 		return Rat{}, false
 	}
+	n, neg, d, ok := mulW(nx, negx, dx, ny, negy, dy, quo)
+	if !ok {
+		return Rat{}, false
+	}
+	return rat64(n, neg, d), true
+}
+
+// mulW is mul64's arithmetic on words: nx/dx times ny/dy (divided by it
+// when quo is set), each negated when its neg is set, both in lowest terms
+// and not 0. The product, in lowest terms, is n/d negated when neg; ok is
+// false when it does not fit words.
+func mulW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64, quo bool) (n uint64, neg bool, d uint64, ok bool) {
 	if quo {
 		ny, dy = dy, ny
 	}
 	g1, g2 := gcd64(nx, dy), gcd64(ny, dx)
-	hn, n := bits.Mul64(nx/g1, ny/g2)
-	hd, d := bits.Mul64(dx/g2, dy/g1)
-	if hn|hd != 0 {
-		return Rat{}, false
+	if g1 != 1 {
+		nx, dy = quo64(nx, g1), quo64(dy, g1)
 	}
-	return rat64(n, negx != negy, d), true
+	if g2 != 1 {
+		ny, dx = quo64(ny, g2), quo64(dx, g2)
+	}
+	hn, n := bits.Mul64(nx, ny)
+	hd, d := bits.Mul64(dx, dy)
+	if hn|hd != 0 {
+		return 0, false, 0, false
+	}
+	return n, negx != negy, d, true
 }
 
 // mul128 is mul for parts below 2^128.
@@ -61,6 +79,15 @@ func mul128(x, y *Rat, quo bool) (Rat, bool) {
 	if !ok {
 		return Rat{}, false
 	}
+	n, neg, d, ok := mul128W(nx, negx, dx, ny, negy, dy, quo)
+	if !ok {
+		return Rat{}, false
+	}
+	return rat128(n, neg, d), true
+}
+
+// mul128W is mulW on double words.
+func mul128W(nx u128, negx bool, dx, ny u128, negy bool, dy u128, quo bool) (n u128, neg bool, d u128, ok bool) {
 	if quo {
 		ny, dy = dy, ny
 	}
@@ -68,9 +95,9 @@ func mul128(x, y *Rat, quo bool) (Rat, bool) {
 	n, ok1 := nx.quo(g1).mul(ny.quo(g2))
 	d, ok2 := dx.quo(g2).mul(dy.quo(g1))
 	if !ok1 || !ok2 {
-		return Rat{}, false
+		return u128{}, false, u128{}, false
 	}
-	return rat128(n, negx != negy, d), true
+	return n, negx != negy, d, true
 }
 
 // mulBig sets z to x * y, or x / y when quo is set, for x and y not 0, on

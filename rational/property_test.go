@@ -1,6 +1,7 @@
 package rational_test
 
 import (
+	"errors"
 	"math/big"
 	"strconv"
 	"strings"
@@ -118,6 +119,8 @@ type outcome struct {
 	zeroPos  int
 	divisor  string
 	limitPos int // -1 when no limit is hit
+	// maxDigits is the digit limit of intermediate values, 500 when 0.
+	maxDigits int
 }
 
 func digits(x *big.Int) int { return len(new(big.Int).Abs(x).String()) }
@@ -159,20 +162,27 @@ func oracle(n *node, p *printer, out *outcome) *big.Rat {
 		}
 		z.Quo(x, y)
 	}
-	if digits(z.Num()) > 500 || digits(z.Denom()) > 500 {
+	limit := out.maxDigits
+	if limit == 0 {
+		limit = 500
+	}
+	if digits(z.Num()) > limit || digits(z.Denom()) > limit {
 		out.limitPos = p.opPos[n]
 		return nil
 	}
 	return z
 }
 
-func drawExpression(t *rapid.T) (string, outcome) {
+func drawExpression(t *rapid.T) (string, outcome) { return drawLimited(t, 0) }
+
+// drawLimited is drawExpression with a digit limit of maxDigits (500 when 0).
+func drawLimited(t *rapid.T, maxDigits int) (string, outcome) {
 	tree := treeGen(5).Draw(t, "tree")
 	p := &printer{t: t, opPos: map[*node]int{}, divisor: map[*node]string{}}
 	p.space()
 	p.print(tree, false)
 	p.space()
-	out := outcome{limitPos: -1}
+	out := outcome{limitPos: -1, maxDigits: maxDigits}
 	out.value = oracle(tree, p, &out)
 	return p.b.String(), out
 }
@@ -201,6 +211,37 @@ func TestValueIsBigRatValue(t *testing.T) {
 			if res.Value == nil || res.Value.BigRat().Cmp(want.value) != 0 || res.Value.String() != want.value.RatString() {
 				t.Fatalf("%q = %v, want %s", expr, res.Value, want.value.RatString())
 			}
+		}
+	})
+}
+
+// TestSmallDigitLimitIsOnReducedValues: with a digit limit below the 20
+// digits of a word, the word tier's results are held to it as the big
+// tiers' are: the first reduced intermediate over the limit, in post-order,
+// is the error, at its operator, as math/big.Rat finds it.
+func TestSmallDigitLimitIsOnReducedValues(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		limit := rapid.IntRange(1, 45).Draw(t, "max_value_digits")
+		expr, want := drawLimited(t, limit)
+		res, err := rational.CheckRational(rational.Input{Expression: expr, ClaimedValue: "0"}, rational.Limits{MaxValueDigits: limit})
+		var e *claimcheck.Error
+		if errors.As(err, &e) && e.Path == "/expression" && e.Limit == "max_value_digits" &&
+			strings.Contains(e.Message, "literal") {
+			t.Skip("a literal over the limit")
+		}
+		switch {
+		case want.limitPos >= 0:
+			if e == nil || e.Code != claimcheck.LimitExceeded || e.Position != want.limitPos || e.Limit != "max_value_digits" {
+				t.Fatalf("%q, limit %d: got %v, %v; want digit limit at %d", expr, limit, res.Value, err, want.limitPos)
+			}
+		case err != nil:
+			t.Fatalf("%q, limit %d: %v", expr, limit, err)
+		case want.value == nil:
+			if d := res.FirstDiscrepancy; res.Reason != rational.DivisionByZero || d.Position != want.zeroPos {
+				t.Fatalf("%q: got %s %+v; want division by zero at %d", expr, res.Reason, d, want.zeroPos)
+			}
+		case res.Value == nil || res.Value.String() != want.value.RatString():
+			t.Fatalf("%q = %v, want %s", expr, res.Value, want.value.RatString())
 		}
 	})
 }

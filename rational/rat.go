@@ -79,7 +79,10 @@ func (x *Rat) neg() Rat {
 // neither tier allocates), and apd.BigInt for the rest, whose GCDs have a
 // path of their own for an operand of one word. Each operation (add.go,
 // mul.go, gcd.go) is written once per tier, all in one file; a tier reports
-// a result that does not fit it, and the next tier computes it.
+// a result that does not fit it, and the next tier computes it. The
+// evaluator (expr.eval) keeps values of the word tiers in words on its
+// stack and calls their arithmetic (addW, add128W, mulW, mul128W) directly,
+// building an apd.BigInt only for a value past them.
 // BenchmarkTiers measures what each path earns.
 
 type tierSet uint8
@@ -182,6 +185,10 @@ func isOne(b *apd.BigInt) bool {
 // and that storage is what the scratch keeps.
 type scratch struct {
 	g, g2, p, q, r, s, n, d apd.BigInt
+
+	// The Rats of the evaluation stack's operands (see machine), reused
+	// across evaluations.
+	rats []Rat
 }
 
 // quoExact sets z to x/y, using s.r for the remainder (math/big's Quo

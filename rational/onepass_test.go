@@ -1,0 +1,109 @@
+package rational_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/testutil"
+	"github.com/claimcheck/claimcheck/rational"
+	"pgregory.net/rapid"
+)
+
+// sameAsTwoPass fails t unless the one-pass machine and the two-pass
+// reference give src the same answer under lim: the same value, the same
+// division by zero, or the same error in every field.
+func sameAsTwoPass(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, lim rational.Limits, src string) {
+	t.Helper()
+	v, zd, err := lim.Evaluate(src)
+	v2, zd2, err2 := lim.EvaluateTwoPass(src)
+	var e, e2 *claimcheck.Error
+	switch {
+	case (err == nil) != (err2 == nil):
+		t.Fatalf("%q %+v: one pass %v, two passes %v", src, lim, err, err2)
+	case err != nil:
+		if !errors.As(err, &e) || !errors.As(err2, &e2) || *e != *e2 {
+			t.Fatalf("%q %+v: one pass %#v, two passes %#v", src, lim, err, err2)
+		}
+	case (zd == nil) != (zd2 == nil) || zd != nil && *zd != *zd2:
+		t.Fatalf("%q %+v: one pass %+v, two passes %+v", src, lim, zd, zd2)
+	case zd == nil && (!v.Equal(v2) || v.String() != v2.String()):
+		t.Fatalf("%q %+v: one pass %v, two passes %v", src, lim, v, v2)
+	}
+}
+
+// TestOnePassKeepsTheCheckOrder: where errors of several steps meet, the
+// one-pass machine answers with the one the check order puts first, as the
+// two-pass reference (which runs the steps one after the other) does.
+func TestOnePassKeepsTheCheckOrder(t *testing.T) {
+	small := rational.Limits{MaxTokens: 7, MaxDepth: 2, MaxValueDigits: 3}
+	shallow := rational.Limits{MaxTokens: 20, MaxDepth: 2, MaxValueDigits: 3}
+	type row struct {
+		reason string
+		lim    rational.Limits
+		src    string
+		code   claimcheck.Code
+		limit  string
+		pos    int
+	}
+	testutil.Run(t, []row{
+		{reason: "a lexical error after a syntax error wins", src: "1 ) $", code: claimcheck.InvalidInput, pos: 4},
+		{reason: "a leading zero after a syntax error wins", src: "(1 ) 07", code: claimcheck.InvalidInput, pos: 6},
+		{reason: "the token limit after a syntax error wins", lim: small, src: ") 1 1 1 1 1 1 1", code: claimcheck.LimitExceeded, limit: "max_tokens", pos: 14},
+		{reason: "a long literal after a depth error wins", lim: shallow, src: "(((1))) + 1234", code: claimcheck.LimitExceeded, limit: "max_value_digits", pos: 10},
+		{reason: "a syntax error after a division by zero wins", src: "1/0 + )", code: claimcheck.InvalidInput, pos: 6},
+		{reason: "a lexical error after a division by zero wins", src: "1/0 + 2.5", code: claimcheck.InvalidInput, pos: 7},
+		{reason: "a depth error after a value over the digit limit wins", lim: shallow, src: "999*999 + ---1", code: claimcheck.LimitExceeded, limit: "max_depth", pos: 12},
+		{reason: "the first evaluation error wins: digits before a zero divisor", lim: shallow, src: "999*999 + 1/0", code: claimcheck.LimitExceeded, limit: "max_value_digits", pos: 3},
+		{reason: "the end of the expression is reported after a held division by zero", src: "1/0 +", code: claimcheck.InvalidInput, pos: 5},
+		{reason: "a missing ')' is reported at the end", src: "(1/0", code: claimcheck.InvalidInput, pos: 4},
+	}, func(t *testing.T, r row) {
+		_, _, err := r.lim.Evaluate(r.src)
+		var e *claimcheck.Error
+		if !errors.As(err, &e) || e.Code != r.code || e.Limit != r.limit || e.Position != r.pos {
+			t.Fatalf("%q: %#v, want %s %q at %d", r.src, err, r.code, r.limit, r.pos)
+		}
+		sameAsTwoPass(t, r.lim, r.src)
+	})
+}
+
+// TestOnePassMatchesTwoPass: on expressions drawn from the grammar with
+// faults mixed in, under small limits, the one-pass machine and the
+// two-pass reference give the same answer.
+func TestOnePassMatchesTwoPass(t *testing.T) {
+	pieces := []string{"1", "0", "7", "12", "999", "18446744073709551616", "340282366920938463463374607431768211457",
+		"123456789012345678901234567890123456789012", " + ", " - ", "*", "/", "\u2212", "\u00d7", "\u00f7",
+		"(", ")", "-", " ", "0/", "/0", "/(1-1)", "$", "07", "2.5", "\xff", "+"}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 40).Draw(t, "n")
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			b.WriteString(rapid.SampledFrom(pieces).Draw(t, "piece"))
+		}
+		lim := rational.Limits{
+			MaxTokens:      rapid.IntRange(0, 40).Draw(t, "tokens"),
+			MaxDepth:       rapid.IntRange(0, 6).Draw(t, "depth"),
+			MaxValueDigits: rapid.IntRange(0, 60).Draw(t, "digits"),
+		}
+		sameAsTwoPass(t, lim, b.String())
+	})
+}
+
+// TestOnePassDeepStack: an expression whose operand stack outgrows the
+// machine's own slots (right-nested parentheses) evaluates as the two-pass
+// reference does, with values on the word tiers and past them.
+func TestOnePassDeepStack(t *testing.T) {
+	for _, lit := range []string{"3", "18446744073709551617", "123456789012345678901234567890123456789012"} {
+		var b strings.Builder
+		for i := 0; i < 40; i++ {
+			b.WriteString(lit + " - (1 + " + lit + " * (")
+		}
+		b.WriteString("1")
+		b.WriteString(strings.Repeat("))", 40))
+		sameAsTwoPass(t, rational.Limits{MaxDepth: 100, MaxValueDigits: 4000}, b.String())
+	}
+}
