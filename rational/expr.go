@@ -144,7 +144,10 @@ const maxPooled = 4 * 4096
 // result is never a non-nil interface. With the value, top is the value in
 // words when top.small.
 func (l Limits) evaluate(src string) (v Rat, top slot, zd *zeroDivision, err *claimcheck.Error) {
-	m := machine{src: src, maxTokens: l.MaxTokens, maxDepth: l.MaxDepth, maxDigits: l.MaxValueDigits}
+	// Fields set one by one, not by a composite literal, which the compiler
+	// builds in a temporary and copies.
+	var m machine
+	m.src, m.maxTokens, m.maxDepth, m.maxDigits = src, l.MaxTokens, l.MaxDepth, l.MaxValueDigits
 	m.w64, m.w128 = tiers&tier64 != 0, tiers&tier128 != 0
 	m.words = m.w64 || m.w128
 	v, zd, err = m.run()
@@ -349,27 +352,31 @@ func (m *machine) parseExpr() *claimcheck.Error {
 }
 
 func (m *machine) parseTerm() *claimcheck.Error {
-	if err := m.parseUnary(); err != nil {
-		return err
-	}
-	for {
-		op := opMul
+	var op opcode
+	var pos, first int32
+	for lhs := true; ; lhs = false {
+		// An INTEGER operand, the most common, skips parseUnary and
+		// parsePrimary.
+		if m.tok.kind == tokInt {
+			m.pushInt()
+			m.next()
+		} else if err := m.parseUnary(); err != nil {
+			return err
+		}
+		if !lhs && !m.halted {
+			m.apply(op, pos, first, m.prevEnd)
+		}
 		switch m.tok.kind {
 		case tokTimes:
+			op = opMul
 		case tokDivide:
 			op = opQuo
 		default:
 			return nil
 		}
-		pos := m.tok.pos
+		pos = m.tok.pos
 		m.next()
-		first := m.tok.start
-		if err := m.parseUnary(); err != nil {
-			return err
-		}
-		if !m.halted {
-			m.apply(op, pos, first, m.prevEnd)
-		}
+		first = m.tok.start
 	}
 }
 
@@ -397,14 +404,7 @@ func (m *machine) parseUnary() *claimcheck.Error {
 func (m *machine) parsePrimary() *claimcheck.Error {
 	switch m.tok.kind {
 	case tokInt:
-		switch {
-		case m.halted:
-		case m.tok.end-m.tok.start <= 19 && m.words && m.heap == nil && m.h < inlineSlots:
-			m.inl[m.h] = slot{n: u128{0, m.val}, d: one128, small: true}
-			m.h++
-		default:
-			m.pushLiteral(m.src[m.tok.start:m.tok.end])
-		}
+		m.pushInt()
 		m.next()
 		return nil
 	case tokOpen:
@@ -424,6 +424,21 @@ func (m *machine) parsePrimary() *claimcheck.Error {
 		return nil
 	}
 	return m.unexpected()
+}
+
+// pushInt pushes the value of the INTEGER token m.tok, unless the
+// evaluation halted.
+func (m *machine) pushInt() {
+	switch h := m.h; {
+	case m.halted:
+	case m.tok.end-m.tok.start <= 19 && m.words && m.heap == nil && h < inlineSlots:
+		s := &m.inl[h]
+		s.n, s.d = u128{0, m.val}, u128{0, 1}
+		s.neg, s.small, s.owned = false, true, false
+		m.h = h + 1
+	default:
+		m.pushLiteral(m.src[m.tok.start:m.tok.end])
+	}
 }
 
 func (m *machine) depthError() *claimcheck.Error {
@@ -555,6 +570,35 @@ func (m *machine) neg() {
 // the divisor's text. A zero divisor or a value over the digit limit is
 // held, and halts the evaluation.
 func (m *machine) apply(op opcode, pos, divStart, divEnd int32) {
+	i := m.h - 2
+	// The fast path: both operands on the machine, below 2^64, and neither
+	// 0 for a product or a quotient; a result that does not fit a word or
+	// is over the digit limit takes the general path below, which computes
+	// it again.
+	if m.heap == nil && m.w64 && uint(i) < inlineSlots-1 {
+		x, y := &m.inl[i], &m.inl[i+1]
+		if x.small && y.small && x.n.hi|x.d.hi|y.n.hi|y.d.hi == 0 && (op <= opSub || x.n.lo != 0 && y.n.lo != 0) {
+			var n, d uint64
+			var neg, ok bool
+			if op <= opSub {
+				n, neg, d, ok = addW(x.n.lo, x.neg, x.d.lo, y.n.lo, y.neg != (op == opSub), y.d.lo)
+			} else {
+				n, neg, d, ok = mulW(x.n.lo, x.neg, x.d.lo, y.n.lo, y.neg, y.d.lo, op == opQuo)
+			}
+			// 2^64 < 10^20: the digit test is needed only below 20 digits.
+			if ok && (m.maxDigits >= 20 || !smallOver(u128{0, n}, u128{0, d}, m.maxDigits)) {
+				x.n.lo, x.neg, x.d.lo = n, neg, d
+				m.h = i + 1
+				return
+			}
+		}
+	}
+	m.applyWords(op, pos, divStart, divEnd)
+}
+
+// applyWords is apply past its fast path: on the word tiers when the
+// operands are small, else past them.
+func (m *machine) applyWords(op opcode, pos, divStart, divEnd int32) {
 	i := m.h - 2
 	x, y := m.at(i), m.at(i+1)
 	m.h = i + 1
