@@ -236,71 +236,95 @@ func (m *machine) next() {
 	for i < len(src) {
 		c := src[i]
 		kind := tokenKind(byteClass[c])
-		size := 1
-		switch kind {
-		case classSpace:
+		if kind == classSpace {
 			i++
 			pos++
 			continue
-		case classOther:
-			if c < utf8.RuneSelf {
-				m.lexFail(errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, rune(c), 1)))
-				return
-			}
-			var r rune
-			r, size = utf8.DecodeRuneInString(src[i:])
-			switch r {
-			case '\u2212':
-				kind = tokMinus
-			case '\u00d7':
-				kind = tokTimes
-			case '\u00f7':
-				kind = tokDivide
-			default:
-				m.lexFail(errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, r, size)))
-				return
-			}
 		}
-		if m.ntok >= m.maxTokens {
-			m.lexFail(errs.LimitAt(pathExpression, pos, limitTokens,
-				"more than "+strconv.Itoa(m.maxTokens)+" tokens"))
+		// Faults and multi-byte characters are lexSlow's, so that this
+		// loop keeps its state in registers.
+		if kind == classOther || m.ntok >= m.maxTokens {
+			m.lexSlow(i, pos)
 			return
 		}
 		m.ntok++
 		m.tok = token{kind: kind, pos: int32(pos), start: int32(i)}
-		if kind == tokInt {
-			j := i + 1
-			v := uint64(c - '0')
-			for j < len(src) && isDigit(src[j]) {
-				v = v*10 + uint64(src[j]-'0')
-				j++
-				if j-i == 19 { // past 19 digits, v is unused
-					for j < len(src) && isDigit(src[j]) {
-						j++
-					}
-					break
-				}
-			}
-			m.val = v
-			if c == '0' && j > i+1 {
-				m.lexFail(errs.InvalidAt(pathExpression, pos+1, "integer literal with a leading zero"))
-				return
-			}
-			if j-i > m.maxDigits {
-				m.lexFail(errs.LimitAt(pathExpression, pos, limitDigits,
-					"integer literal of more than "+strconv.Itoa(m.maxDigits)+" digits"))
-				return
-			}
-			m.tok.end = int32(j)
-			m.i, m.cp = j, pos+j-i
+		if kind != tokInt {
+			m.tok.end = int32(i + 1)
+			m.i, m.cp = i+1, pos+1
 			return
 		}
-		m.tok.end = int32(i + size)
-		m.i, m.cp = i+size, pos+1
+		j := i + 1
+		v := uint64(c - '0')
+		for j < len(src) && isDigit(src[j]) {
+			v = v*10 + uint64(src[j]-'0')
+			j++
+			if j-i == 19 { // past 19 digits, v is unused
+				for j < len(src) && isDigit(src[j]) {
+					j++
+				}
+				break
+			}
+		}
+		m.val = v
+		if c == '0' && j > i+1 || j-i > m.maxDigits {
+			m.literalFail(c == '0' && j > i+1, pos)
+			return
+		}
+		m.tok.end = int32(j)
+		m.i, m.cp = j, pos+j-i
 		return
 	}
 	m.tok = token{kind: tokEOF, pos: int32(pos), start: int32(len(src)), end: int32(len(src))}
 	m.i, m.cp = i, pos
+}
+
+// lexSlow is next for the token at byte offset i and code point offset
+// pos when it starts with a byte that is no ASCII token, or is past the
+// token limit.
+func (m *machine) lexSlow(i, pos int) {
+	src := m.src
+	c := src[i]
+	kind := tokenKind(byteClass[c])
+	size := 1
+	if kind == classOther {
+		if c < utf8.RuneSelf {
+			m.lexFail(errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, rune(c), 1)))
+			return
+		}
+		var r rune
+		r, size = utf8.DecodeRuneInString(src[i:])
+		switch r {
+		case '\u2212':
+			kind = tokMinus
+		case '\u00d7':
+			kind = tokTimes
+		case '\u00f7':
+			kind = tokDivide
+		default:
+			m.lexFail(errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, r, size)))
+			return
+		}
+	}
+	if m.ntok >= m.maxTokens {
+		m.lexFail(errs.LimitAt(pathExpression, pos, limitTokens,
+			"more than "+strconv.Itoa(m.maxTokens)+" tokens"))
+		return
+	}
+	m.ntok++
+	m.tok = token{kind: kind, pos: int32(pos), start: int32(i), end: int32(i + size)}
+	m.i, m.cp = i+size, pos+1
+}
+
+// literalFail fails the INTEGER token at code point offset pos: for a
+// leading zero when leadingZero, else for its digits.
+func (m *machine) literalFail(leadingZero bool, pos int) {
+	if leadingZero {
+		m.lexFail(errs.InvalidAt(pathExpression, pos+1, "integer literal with a leading zero"))
+		return
+	}
+	m.lexFail(errs.LimitAt(pathExpression, pos, limitDigits,
+		"integer literal of more than "+strconv.Itoa(m.maxDigits)+" digits"))
 }
 
 func (m *machine) lexFail(err *claimcheck.Error) {
