@@ -105,6 +105,10 @@ type machine struct {
 	maxTokens, maxDepth, maxDigits int
 	depth                          int
 	w64, w128, words               bool
+	// inlTop is inlineSlots while literals of at most 19 digits are pushed
+	// in words on the machine's own slots (the word tiers are on, the
+	// stack is not on the heap, the evaluation has not halted), else 0.
+	inlTop int
 
 	// The evaluation: the stack's operands are inl[:h] while heap is nil,
 	// then heap[:h]. An operand that is not small is ws.scratch.rats[its
@@ -150,6 +154,9 @@ func (l Limits) evaluate(src string) (v Rat, top slot, zd *zeroDivision, err *cl
 	m.src, m.maxTokens, m.maxDepth, m.maxDigits = src, l.MaxTokens, l.MaxDepth, l.MaxValueDigits
 	m.w64, m.w128 = tiers&tier64 != 0, tiers&tier128 != 0
 	m.words = m.w64 || m.w128
+	if m.words {
+		m.inlTop = inlineSlots
+	}
 	v, zd, err = m.run()
 	if err == nil && zd == nil {
 		top = *m.at(0)
@@ -453,14 +460,19 @@ func (m *machine) parsePrimary() *claimcheck.Error {
 // pushInt pushes the value of the INTEGER token m.tok, unless the
 // evaluation halted.
 func (m *machine) pushInt() {
-	switch h := m.h; {
-	case m.halted:
-	case m.tok.end-m.tok.start <= 19 && m.words && m.heap == nil && h < inlineSlots:
-		s := &m.inl[h]
+	if h := m.h; h < m.inlTop && m.tok.end-m.tok.start <= 19 {
+		s := &m.inl[h&(inlineSlots-1)]
 		s.n, s.d = u128{0, m.val}, u128{0, 1}
 		s.neg, s.small, s.owned = false, true, false
 		m.h = h + 1
-	default:
+		return
+	}
+	m.pushIntSlow()
+}
+
+//go:noinline
+func (m *machine) pushIntSlow() {
+	if !m.halted {
 		m.pushLiteral(m.src[m.tok.start:m.tok.end])
 	}
 }
@@ -533,6 +545,7 @@ func (m *machine) grow() {
 		copy(w.slots, m.heap)
 	}
 	m.heap = w.slots
+	m.inlTop = 0
 }
 
 func (m *machine) workspace() *workspace {
@@ -627,7 +640,7 @@ func (m *machine) applyWords(op opcode, pos, divStart, divEnd int32) {
 	x, y := m.at(i), m.at(i+1)
 	m.h = i + 1
 	if op == opQuo && (y.small && y.n.isZero() || !y.small && m.ws.scratch.rats[i+1].Sign() == 0) {
-		m.halted = true
+		m.halted, m.inlTop = true, 0
 		m.zd = &zeroDivision{Position: int(pos), DivisorText: m.src[divStart:divEnd]}
 		return
 	}
@@ -654,7 +667,7 @@ func (m *machine) applyWords(op opcode, pos, divStart, divEnd int32) {
 		}
 		if ok {
 			if m.maxDigits < 39 && smallOver(n, d, m.maxDigits) { // 2^128 < 10^39
-				m.halted = true
+				m.halted, m.inlTop = true, 0
 				m.evalErr = digitsError(pos, m.maxDigits)
 				return
 			}
@@ -697,7 +710,7 @@ func (m *machine) applyBig(op opcode, pos int32, i int, x, y *slot) {
 	*xr = *dst
 	x.owned = true
 	if ratOver(xr, m.maxDigits) {
-		m.halted = true
+		m.halted, m.inlTop = true, 0
 		m.evalErr = digitsError(pos, m.maxDigits)
 		return
 	}
