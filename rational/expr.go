@@ -105,6 +105,10 @@ type machine struct {
 	maxTokens, maxDepth, maxDigits int
 	depth                          int
 	w64, w128, words               bool
+	// inlTop is inlineSlots while literals of at most 19 digits are pushed
+	// in words on the machine's own slots (the word tiers are on, the
+	// stack is not on the heap, the evaluation has not halted), else 0.
+	inlTop int
 
 	// The evaluation: the stack's operands are inl[:h] while heap is nil,
 	// then heap[:h]. An operand that is not small is ws.scratch.rats[its
@@ -144,9 +148,15 @@ const maxPooled = 4 * 4096
 // result is never a non-nil interface. With the value, top is the value in
 // words when top.small.
 func (l Limits) evaluate(src string) (v Rat, top slot, zd *zeroDivision, err *claimcheck.Error) {
-	m := machine{src: src, maxTokens: l.MaxTokens, maxDepth: l.MaxDepth, maxDigits: l.MaxValueDigits}
+	// Fields set one by one, not by a composite literal, which the compiler
+	// builds in a temporary and copies.
+	var m machine
+	m.src, m.maxTokens, m.maxDepth, m.maxDigits = src, l.MaxTokens, l.MaxDepth, l.MaxValueDigits
 	m.w64, m.w128 = tiers&tier64 != 0, tiers&tier128 != 0
 	m.words = m.w64 || m.w128
+	if m.words {
+		m.inlTop = inlineSlots
+	}
 	v, zd, err = m.run()
 	if err == nil && zd == nil {
 		top = *m.at(0)
@@ -233,71 +243,95 @@ func (m *machine) next() {
 	for i < len(src) {
 		c := src[i]
 		kind := tokenKind(byteClass[c])
-		size := 1
-		switch kind {
-		case classSpace:
+		if kind == classSpace {
 			i++
 			pos++
 			continue
-		case classOther:
-			if c < utf8.RuneSelf {
-				m.lexFail(errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, rune(c), 1)))
-				return
-			}
-			var r rune
-			r, size = utf8.DecodeRuneInString(src[i:])
-			switch r {
-			case '\u2212':
-				kind = tokMinus
-			case '\u00d7':
-				kind = tokTimes
-			case '\u00f7':
-				kind = tokDivide
-			default:
-				m.lexFail(errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, r, size)))
-				return
-			}
 		}
-		if m.ntok >= m.maxTokens {
-			m.lexFail(errs.LimitAt(pathExpression, pos, limitTokens,
-				"more than "+strconv.Itoa(m.maxTokens)+" tokens"))
+		// Faults and multi-byte characters are lexSlow's, so that this
+		// loop keeps its state in registers.
+		if kind == classOther || m.ntok >= m.maxTokens {
+			m.lexSlow(i, pos)
 			return
 		}
 		m.ntok++
 		m.tok = token{kind: kind, pos: int32(pos), start: int32(i)}
-		if kind == tokInt {
-			j := i + 1
-			v := uint64(c - '0')
-			for j < len(src) && isDigit(src[j]) {
-				v = v*10 + uint64(src[j]-'0')
-				j++
-				if j-i == 19 { // past 19 digits, v is unused
-					for j < len(src) && isDigit(src[j]) {
-						j++
-					}
-					break
-				}
-			}
-			m.val = v
-			if c == '0' && j > i+1 {
-				m.lexFail(errs.InvalidAt(pathExpression, pos+1, "integer literal with a leading zero"))
-				return
-			}
-			if j-i > m.maxDigits {
-				m.lexFail(errs.LimitAt(pathExpression, pos, limitDigits,
-					"integer literal of more than "+strconv.Itoa(m.maxDigits)+" digits"))
-				return
-			}
-			m.tok.end = int32(j)
-			m.i, m.cp = j, pos+j-i
+		if kind != tokInt {
+			m.tok.end = int32(i + 1)
+			m.i, m.cp = i+1, pos+1
 			return
 		}
-		m.tok.end = int32(i + size)
-		m.i, m.cp = i+size, pos+1
+		j := i + 1
+		v := uint64(c - '0')
+		for j < len(src) && isDigit(src[j]) {
+			v = v*10 + uint64(src[j]-'0')
+			j++
+			if j-i == 19 { // past 19 digits, v is unused
+				for j < len(src) && isDigit(src[j]) {
+					j++
+				}
+				break
+			}
+		}
+		m.val = v
+		if c == '0' && j > i+1 || j-i > m.maxDigits {
+			m.literalFail(c == '0' && j > i+1, pos)
+			return
+		}
+		m.tok.end = int32(j)
+		m.i, m.cp = j, pos+j-i
 		return
 	}
 	m.tok = token{kind: tokEOF, pos: int32(pos), start: int32(len(src)), end: int32(len(src))}
 	m.i, m.cp = i, pos
+}
+
+// lexSlow is next for the token at byte offset i and code point offset
+// pos when it starts with a byte that is no ASCII token, or is past the
+// token limit.
+func (m *machine) lexSlow(i, pos int) {
+	src := m.src
+	c := src[i]
+	kind := tokenKind(byteClass[c])
+	size := 1
+	if kind == classOther {
+		if c < utf8.RuneSelf {
+			m.lexFail(errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, rune(c), 1)))
+			return
+		}
+		var r rune
+		r, size = utf8.DecodeRuneInString(src[i:])
+		switch r {
+		case '\u2212':
+			kind = tokMinus
+		case '\u00d7':
+			kind = tokTimes
+		case '\u00f7':
+			kind = tokDivide
+		default:
+			m.lexFail(errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, r, size)))
+			return
+		}
+	}
+	if m.ntok >= m.maxTokens {
+		m.lexFail(errs.LimitAt(pathExpression, pos, limitTokens,
+			"more than "+strconv.Itoa(m.maxTokens)+" tokens"))
+		return
+	}
+	m.ntok++
+	m.tok = token{kind: kind, pos: int32(pos), start: int32(i), end: int32(i + size)}
+	m.i, m.cp = i+size, pos+1
+}
+
+// literalFail fails the INTEGER token at code point offset pos: for a
+// leading zero when leadingZero, else for its digits.
+func (m *machine) literalFail(leadingZero bool, pos int) {
+	if leadingZero {
+		m.lexFail(errs.InvalidAt(pathExpression, pos+1, "integer literal with a leading zero"))
+		return
+	}
+	m.lexFail(errs.LimitAt(pathExpression, pos, limitDigits,
+		"integer literal of more than "+strconv.Itoa(m.maxDigits)+" digits"))
 }
 
 func (m *machine) lexFail(err *claimcheck.Error) {
@@ -349,27 +383,31 @@ func (m *machine) parseExpr() *claimcheck.Error {
 }
 
 func (m *machine) parseTerm() *claimcheck.Error {
-	if err := m.parseUnary(); err != nil {
-		return err
-	}
-	for {
-		op := opMul
+	var op opcode
+	var pos, first int32
+	for lhs := true; ; lhs = false {
+		// An INTEGER operand, the most common, skips parseUnary and
+		// parsePrimary.
+		if m.tok.kind == tokInt {
+			m.pushInt()
+			m.next()
+		} else if err := m.parseUnary(); err != nil {
+			return err
+		}
+		if !lhs && !m.halted {
+			m.apply(op, pos, first, m.prevEnd)
+		}
 		switch m.tok.kind {
 		case tokTimes:
+			op = opMul
 		case tokDivide:
 			op = opQuo
 		default:
 			return nil
 		}
-		pos := m.tok.pos
+		pos = m.tok.pos
 		m.next()
-		first := m.tok.start
-		if err := m.parseUnary(); err != nil {
-			return err
-		}
-		if !m.halted {
-			m.apply(op, pos, first, m.prevEnd)
-		}
+		first = m.tok.start
 	}
 }
 
@@ -397,14 +435,7 @@ func (m *machine) parseUnary() *claimcheck.Error {
 func (m *machine) parsePrimary() *claimcheck.Error {
 	switch m.tok.kind {
 	case tokInt:
-		switch {
-		case m.halted:
-		case m.tok.end-m.tok.start <= 19 && m.words && m.heap == nil && m.h < inlineSlots:
-			m.inl[m.h] = slot{n: u128{0, m.val}, d: one128, small: true}
-			m.h++
-		default:
-			m.pushLiteral(m.src[m.tok.start:m.tok.end])
-		}
+		m.pushInt()
 		m.next()
 		return nil
 	case tokOpen:
@@ -424,6 +455,26 @@ func (m *machine) parsePrimary() *claimcheck.Error {
 		return nil
 	}
 	return m.unexpected()
+}
+
+// pushInt pushes the value of the INTEGER token m.tok, unless the
+// evaluation halted.
+func (m *machine) pushInt() {
+	if h := m.h; h < m.inlTop && m.tok.end-m.tok.start <= 19 {
+		s := &m.inl[h&(inlineSlots-1)]
+		s.n, s.d = u128{0, m.val}, u128{0, 1}
+		s.neg, s.small, s.owned = false, true, false
+		m.h = h + 1
+		return
+	}
+	m.pushIntSlow()
+}
+
+//go:noinline
+func (m *machine) pushIntSlow() {
+	if !m.halted {
+		m.pushLiteral(m.src[m.tok.start:m.tok.end])
+	}
 }
 
 func (m *machine) depthError() *claimcheck.Error {
@@ -494,6 +545,7 @@ func (m *machine) grow() {
 		copy(w.slots, m.heap)
 	}
 	m.heap = w.slots
+	m.inlTop = 0
 }
 
 func (m *machine) workspace() *workspace {
@@ -556,10 +608,39 @@ func (m *machine) neg() {
 // held, and halts the evaluation.
 func (m *machine) apply(op opcode, pos, divStart, divEnd int32) {
 	i := m.h - 2
+	// The fast path: both operands on the machine, below 2^64, and neither
+	// 0 for a product or a quotient; a result that does not fit a word or
+	// is over the digit limit takes the general path below, which computes
+	// it again.
+	if m.heap == nil && m.w64 && uint(i) < inlineSlots-1 {
+		x, y := &m.inl[i], &m.inl[i+1]
+		if x.small && y.small && x.n.hi|x.d.hi|y.n.hi|y.d.hi == 0 && (op <= opSub || x.n.lo != 0 && y.n.lo != 0) {
+			var n, d uint64
+			var neg, ok bool
+			if op <= opSub {
+				n, neg, d, ok = addW(x.n.lo, x.neg, x.d.lo, y.n.lo, y.neg != (op == opSub), y.d.lo)
+			} else {
+				n, neg, d, ok = mulW(x.n.lo, x.neg, x.d.lo, y.n.lo, y.neg, y.d.lo, op == opQuo)
+			}
+			// 2^64 < 10^20: the digit test is needed only below 20 digits.
+			if ok && (m.maxDigits >= 20 || !smallOver(u128{0, n}, u128{0, d}, m.maxDigits)) {
+				x.n.lo, x.neg, x.d.lo = n, neg, d
+				m.h = i + 1
+				return
+			}
+		}
+	}
+	m.applyWords(op, pos, divStart, divEnd)
+}
+
+// applyWords is apply past its fast path: on the word tiers when the
+// operands are small, else past them.
+func (m *machine) applyWords(op opcode, pos, divStart, divEnd int32) {
+	i := m.h - 2
 	x, y := m.at(i), m.at(i+1)
 	m.h = i + 1
 	if op == opQuo && (y.small && y.n.isZero() || !y.small && m.ws.scratch.rats[i+1].Sign() == 0) {
-		m.halted = true
+		m.halted, m.inlTop = true, 0
 		m.zd = &zeroDivision{Position: int(pos), DivisorText: m.src[divStart:divEnd]}
 		return
 	}
@@ -586,7 +667,7 @@ func (m *machine) apply(op opcode, pos, divStart, divEnd int32) {
 		}
 		if ok {
 			if m.maxDigits < 39 && smallOver(n, d, m.maxDigits) { // 2^128 < 10^39
-				m.halted = true
+				m.halted, m.inlTop = true, 0
 				m.evalErr = digitsError(pos, m.maxDigits)
 				return
 			}
@@ -629,7 +710,7 @@ func (m *machine) applyBig(op opcode, pos int32, i int, x, y *slot) {
 	*xr = *dst
 	x.owned = true
 	if ratOver(xr, m.maxDigits) {
-		m.halted = true
+		m.halted, m.inlTop = true, 0
 		m.evalErr = digitsError(pos, m.maxDigits)
 		return
 	}

@@ -107,3 +107,61 @@ func TestOnePassDeepStack(t *testing.T) {
 		sameAsTwoPass(t, rational.Limits{MaxDepth: 100, MaxValueDigits: 4000}, b.String())
 	}
 }
+
+// TestApplyFastPath runs expressions at the edges of the machine's fast
+// path (two operands on the machine, both below 2^64, neither 0 for a
+// product or quotient): results that just fit a word or just do not, zero
+// operands and divisors, signs, digit limits below and at 20 digits (where
+// the path skips the digit test), and stacks past the machine's own slots.
+// Each answer must be the two-pass reference's, and a value math/big.Rat's.
+func TestApplyFastPath(t *testing.T) {
+	type row struct {
+		reason string
+		digits int
+		src    string
+	}
+	testutil.Run(t, []row{
+		{reason: "a sum of exactly 2^64-1 stays in a word", src: "9223372036854775808 + 9223372036854775807"},
+		{reason: "a sum of 2^64 leaves the word", src: "9223372036854775808 + 9223372036854775808"},
+		{reason: "a product of 2^64 leaves the word", src: "4294967296 * 4294967296"},
+		{reason: "a quotient whose denominator passes 2^64", src: "1/4294967296 / 4294967297"},
+		{reason: "a difference that cancels to 0", src: "18446744073709551615 - 18446744073709551615"},
+		{reason: "0 times a value", src: "0 * 7"},
+		{reason: "a value times 0", src: "7 * 0"},
+		{reason: "0 divided by a value", src: "0 / 7"},
+		{reason: "a zero divisor", src: "7 / 0"},
+		{reason: "a zero divisor from a fast difference", src: "7 / (3 - 3)"},
+		{reason: "a negative times a positive", src: "-3 * 4"},
+		{reason: "a quotient by a negative", src: "3 / -4"},
+		{reason: "a sum that changes sign", src: "1/3 - 1/2"},
+		{reason: "a negative minus a negative", src: "-1/2 - -1/3"},
+		{reason: "a product with common factors across", src: "6/35 * 14/15"},
+		{reason: "a quotient with common factors", src: "6/35 / (15/14)"},
+		{reason: "3 digits allowed, a sum of 4", digits: 3, src: "999 + 1"},
+		{reason: "3 digits allowed, a denominator of 4", digits: 3, src: "1/999 * 1/2"},
+		{reason: "3 digits allowed, a value of exactly 3", digits: 3, src: "99 * 10"},
+		{reason: "19 digits allowed, a product of 20 below 2^64", digits: 19, src: "10000000000 * 1000000000"},
+		{reason: "20 digits allowed, a product of 20 below 2^64", digits: 20, src: "10000000000 * 1000000000"},
+		{reason: "19 digits allowed, a product of 19", digits: 19, src: "9999999999 * 999999999"},
+		{reason: "four operands: the machine's slots are full", src: "1 - (2 - (3 - 4 * 5))"},
+		{reason: "five operands: the stack moves to the heap", src: "1 - (2 - (3 - (4 - 5 * 6)))"},
+		{reason: "the stack back to two operands after the heap", src: "(1 - (2 - (3 - (4 - 5)))) / 7 * 3"},
+	}, func(t *testing.T, r row) {
+		lim := rational.Limits{MaxValueDigits: r.digits}
+		sameAsTwoPass(t, lim, r.src)
+		v, zd, err := lim.Evaluate(r.src)
+		want := peerEval(r.src)
+		switch {
+		case err != nil:
+			if r.digits == 0 {
+				t.Fatalf("%q: %v", r.src, err)
+			}
+		case want == nil:
+			if zd == nil {
+				t.Fatalf("%q = %v, want a division by zero", r.src, v)
+			}
+		case zd != nil || v.String() != want.RatString():
+			t.Fatalf("%q = %v (%+v), want %s", r.src, v, zd, want.RatString())
+		}
+	})
+}

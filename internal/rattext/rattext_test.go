@@ -108,3 +108,23 @@ func TestClaimMessage(t *testing.T) {
 		}
 	})
 }
+
+// TestExpressionByteAtEveryOffset: an invalid byte, and a valid multi-byte
+// character, at every offset of expressions of 1 to 24 bytes (across the
+// eight-byte words the ASCII test reads, and their overlapping tail): the
+// invalid byte is reported at its offset, the character is accepted.
+func TestExpressionByteAtEveryOffset(t *testing.T) {
+	for n := 1; n <= 24; n++ {
+		for k := 0; k < n; k++ {
+			bad := strings.Repeat("1", k) + "\xff" + strings.Repeat("1", n-k-1)
+			err := Expression(bad, 4096)
+			if err == nil || err.Position != k {
+				t.Fatalf("%q: %v, want an invalid byte at %d", bad, err, k)
+			}
+			good := strings.Repeat("1", k) + "\u00d7" + strings.Repeat("1", n-k-1)
+			if err := Expression(good, 4096); err != nil {
+				t.Fatalf("%q: %v", good, err)
+			}
+		}
+	}
+}
