@@ -317,13 +317,21 @@ const maxSegments = 7
 // has). The
 // result is in buf, so that routing allocates nothing.
 func segments(u *url.URL, buf *[maxSegments]string) ([]string, bool) {
-	p := u.EscapedPath()
+	// With no RawPath, the request's path is Path's own escaping, which
+	// escapes no "/": its segments unescaped are Path's segments, with no
+	// bad escape. EscapedPath would escape Path again to say so.
+	p, escaped := u.Path, false
+	if u.RawPath != "" {
+		p, escaped = u.EscapedPath(), true
+	}
 	if !strings.HasPrefix(p, "/") {
 		return nil, false
 	}
 	segs := buf[:0]
-	for s := range strings.SplitSeq(p[1:], "/") {
-		if strings.IndexByte(s, '%') >= 0 { // else it is its own unescaping
+	for rest, more := p[1:], true; more; {
+		var s string
+		s, rest, more = strings.Cut(rest, "/")
+		if escaped && strings.IndexByte(s, '%') >= 0 { // else it is its own unescaping
 			v, err := url.PathUnescape(s)
 			if err != nil {
 				return nil, false

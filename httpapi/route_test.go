@@ -46,6 +46,9 @@ func TestSegments(t *testing.T) {
 		{"the root", "/"},
 		{"empty segments", "//v1//tools"},
 		{"a path that is not absolute", "v1/tools"},
+		{"an escape that Path's own escaping reproduces (no RawPath)", "/v1/tools/a%20b/versions/1"},
+		{"an escape that differs from Path's own (RawPath kept)", "/v1/tools/%61/versions/%31"},
+		{"an asterisk, which EscapedPath leaves alone", "*"},
 	}
 	testutil.Run(t, rows, func(t *testing.T, row struct{ reason, path string }) {
 		u, err := url.Parse(row.path)
@@ -92,6 +95,29 @@ func TestCheckMediaTypeFastPath(t *testing.T) {
 	testutil.Run(t, rows, func(t *testing.T, row struct{ reason, ct string }) {
 		if got, want := checkMediaType(row.ct) == "", checkMediaTypeByParsing(row.ct); got != want {
 			t.Errorf("%q accepted %v, by parsing %v", row.ct, got, want)
+		}
+	})
+}
+
+// FuzzSegments: for any request target, segments splits as splitting and
+// unescaping the whole escaped path does.
+func FuzzSegments(f *testing.F) {
+	for _, p := range []string{"/v1/tools/a%2Fb/versions/1", "/v1/tools/a%20b", "/%zz", "//a", "*", "/a/%41/b"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, target string) {
+		u, err := url.ParseRequestURI(target)
+		if err != nil {
+			return
+		}
+		want, wantOK := segmentsBySplit(u)
+		if len(want) > maxSegments {
+			want = want[:maxSegments]
+		}
+		var buf [maxSegments]string
+		got, ok := segments(u, &buf)
+		if ok != wantOK || !slices.Equal(got, want) {
+			t.Errorf("%q (Path %q, RawPath %q): %q %v, want %q %v", target, u.Path, u.RawPath, got, ok, want, wantOK)
 		}
 	})
 }

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"net/http"
 	"time"
+
+	"github.com/claimcheck/claimcheck/internal/intake"
 )
 
 // Server timeouts and header cap set by [NewServer]. ReadTimeout and
@@ -26,7 +28,11 @@ const (
 // NewServer returns an [http.Server] serving h at addr with every timeout
 // and the header size capped (the zero http.Server has none). The caller
 // starts it (ListenAndServe, or Serve on its own listener) and stops it with
-// Shutdown.
+// Shutdown. Its ConnContext puts each connection in its requests' context,
+// for the handler of [New] to set a request's read and write deadlines at
+// the end of its body with one call instead of two; a caller that sets its
+// own ConnContext should call this one from it (a handler served without
+// it sets its deadlines through [http.ResponseController]).
 func NewServer(addr string, h http.Handler) *http.Server {
 	return &http.Server{
 		Addr:              addr,
@@ -36,5 +42,8 @@ func NewServer(addr string, h http.Handler) *http.Server {
 		WriteTimeout:      WriteTimeout,
 		IdleTimeout:       IdleTimeout,
 		MaxHeaderBytes:    MaxHeaderBytes,
+		// The handler's intake then sets a request's deadlines on the
+		// connection itself, once its body is in: one call for two.
+		ConnContext: intake.ConnContext,
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -152,22 +153,123 @@ func TestTrickleTimesOut(t *testing.T) {
 }
 
 // TestSlowCheckAfterBody: the read deadlines end with the body; a check
-// that outlasts BodyIdleTimeout is still answered.
+// that outlasts BodyIdleTimeout is still answered, with the deadlines set
+// through http.ResponseController (httptest's server) and on the
+// connection (NewServer's ConnContext), and after a wait for a slot.
 func TestSlowCheckAfterBody(t *testing.T) {
-	h := newHandler(Options{BodyIdleTimeout: 20 * time.Millisecond}, func(tool *schema.Tool, in []byte) (schema.Output, error) {
-		time.Sleep(100 * time.Millisecond)
-		return tool.Execute(in)
-	})
-	srv, _ := countingServer(t, h)
-	eq := schema.Tools()[0]
-	res, err := srv.Client().Post(srv.URL+eq.ExecuteURL, "application/json", strings.NewReader(`{"source":[1],"claim":[1]}`))
-	if err != nil {
-		t.Fatal(err)
+	type row struct {
+		reason  string
+		conn    bool // NewServer's ConnContext
+		waitFor bool // a second request waits for the one slot
 	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != 200 {
-		t.Fatalf("%d %s", res.StatusCode, body)
+	testutil.Run(t, []row{
+		{reason: "deadlines through ResponseController"},
+		{reason: "deadlines on the connection", conn: true},
+		{reason: "through ResponseController, after a wait for a slot", waitFor: true},
+		{reason: "on the connection, after a wait for a slot", conn: true, waitFor: true},
+	}, func(t *testing.T, tc row) {
+		h := newHandler(Options{BodyIdleTimeout: 20 * time.Millisecond, MaxConcurrent: 1}, func(tool *schema.Tool, in []byte) (schema.Output, error) {
+			time.Sleep(100 * time.Millisecond)
+			return tool.Execute(in)
+		})
+		srv := httptest.NewUnstartedServer(h)
+		if tc.conn {
+			srv.Config.ConnContext = NewServer("", nil).ConnContext
+		}
+		srv.Start()
+		t.Cleanup(srv.Close)
+		eq := schema.Tools()[0]
+		n := 1
+		if tc.waitFor {
+			n = 2
+		}
+		errs := make(chan error, n)
+		for range n {
+			go func() {
+				res, err := srv.Client().Post(srv.URL+eq.ExecuteURL, "application/json", strings.NewReader(`{"source":[1],"claim":[1]}`))
+				if err != nil {
+					errs <- err
+					return
+				}
+				body, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				if res.StatusCode != 200 {
+					err = errors.New(res.Status + " " + string(body))
+				}
+				errs <- err
+			}()
+		}
+		for range n {
+			if err := <-errs; err != nil {
+				t.Error(err)
+			}
+		}
+	})
+}
+
+// A deadlineConn counts the calls of its SetDeadline.
+type deadlineConn struct {
+	net.Conn
+	both *atomic.Int32
+}
+
+func (c deadlineConn) SetDeadline(d time.Time) error {
+	c.both.Add(1)
+	return c.Conn.SetDeadline(d)
+}
+
+type deadlineListener struct {
+	net.Listener
+	both atomic.Int32
+}
+
+func (l *deadlineListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return deadlineConn{c, &l.both}, nil
+}
+
+// TestDeadlinesOnTheConnection: with NewServer's ConnContext, the end of a
+// body sets its read and write deadlines with one call on the connection
+// instead of one each (SetDeadline, which net/http never calls), and every
+// request is answered as without it.
+func TestDeadlinesOnTheConnection(t *testing.T) {
+	const n = 20
+	count := func(connContext bool) int32 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dl := &deadlineListener{Listener: ln}
+		srv := NewServer("", New(Options{}))
+		if !connContext {
+			srv.ConnContext = nil
+		}
+		go srv.Serve(dl)
+		defer srv.Close()
+		eq := schema.Tools()[0]
+		c := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}}
+		defer c.CloseIdleConnections()
+		for range n {
+			res, err := c.Post("http://"+ln.Addr().String()+eq.ExecuteURL, "application/json", strings.NewReader(`{"source":[1,2],"claim":[2,1]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 || !strings.Contains(string(body), `"valid":true`) {
+				t.Fatalf("%d %s", res.StatusCode, body)
+			}
+		}
+		c.CloseIdleConnections()
+		return dl.both.Load()
+	}
+	// How often net/http itself sets the read deadline depends on timing
+	// (its watch for a closed connection), so only SetDeadline is counted.
+	if without, with := count(false), count(true); without != 0 || with != n {
+		t.Errorf("SetDeadline per %d requests: %d without ConnContext, %d with it; want 0 and %d", n, without, with, n)
 	}
 }
 

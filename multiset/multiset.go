@@ -97,10 +97,17 @@ func appendResult[D interface{ appendJSON([]byte) []byte }](dst []byte, valid bo
 		dst = append(dst, `,"discrepancy":`...)
 		dst = (*d).appendJSON(dst)
 	}
+	if refVersion == ReferenceVersion {
+		return append(dst, refVersionTail...), nil
+	}
 	dst = append(dst, `,"reference_version":`...)
 	dst = jsonwire.AppendString(dst, refVersion)
 	return append(dst, '}'), nil
 }
+
+// refVersionTail ends every document of a Result that carries
+// ReferenceVersion: written once, not escaped again for every answer.
+var refVersionTail = string(append(jsonwire.AppendString([]byte(`,"reference_version":`), ReferenceVersion), '}'))
 
 func appendScalarOrNull(dst []byte, s *canon.Scalar) []byte {
 	if s == nil {

@@ -739,3 +739,27 @@ func TestDeterminism(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherReferenceVersion: a result whose ReferenceVersion a caller
+// changed is written with that version, escaped, not with the one written
+// once for every result that carries ReferenceVersion.
+func TestOtherReferenceVersion(t *testing.T) {
+	res, err := multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: []int{1}, Claim: []int{1}}, multiset.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{multiset.ReferenceVersion, "v2 \"quoted\" <b>", multiset.ReferenceVersion + " "} {
+		res.ReferenceVersion = v
+		got, err := res.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back struct {
+			Valid            bool   `json:"valid"`
+			ReferenceVersion string `json:"reference_version"`
+		}
+		if err := json.Unmarshal(got, &back); err != nil || !back.Valid || back.ReferenceVersion != v {
+			t.Errorf("version %q: %s (%v)", v, got, err)
+		}
+	}
+}

@@ -25,13 +25,23 @@ func Write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()
 	h["Content-Type"] = jsonType
 	h["X-Content-Type-Options"] = nosniff
-	h["Content-Length"] = contentLength(len(body))
+	head := r != nil && r.Method == http.MethodHead
+	if head || len(body) > autoLength {
+		h["Content-Length"] = contentLength(len(body))
+	}
 	w.WriteHeader(status)
-	if r != nil && r.Method == http.MethodHead {
+	if head {
 		return
 	}
 	w.Write(body) // an error means the client is gone; nothing to do
 }
+
+// autoLength is the longest body whose Content-Length Write leaves to
+// net/http: a handler's writes that are still buffered when it returns,
+// up to 2 KiB on HTTP/1 and 4 KiB on HTTP/2, are sent with their length,
+// which then costs the header map nothing. Longer bodies, and HEAD
+// answers (no body is written), carry the length Write sets.
+const autoLength = 2048
 
 // Header values of Write, shared by every response.
 var (
