@@ -456,10 +456,12 @@ func (r Result) AppendJSON(dst []byte) ([]byte, error) {
 	} else {
 		dst = d.appendJSON(dst)
 	}
-	dst = append(dst, `,"reference_version":`...)
-	dst = jsonwire.AppendString(dst, r.ReferenceVersion)
-	return append(dst, '}'), nil
+	return append(dst, refVersionTail...), nil // verdict checked the version
 }
+
+// refVersionTail ends every document: written once, not escaped again for
+// every answer.
+var refVersionTail = string(append(jsonwire.AppendString([]byte(`,"reference_version":`), ReferenceVersion), '}'))
 
 // verdict returns nil when r has the shape of a verdict of CheckRational,
 // and otherwise an error naming what is wrong with it.

@@ -625,3 +625,23 @@ func TestZeroLimitsAreDefaultLimits(t *testing.T) {
 		}
 	})
 }
+
+// TestOtherReferenceVersion: the document of a result ends with
+// ReferenceVersion, and a result whose ReferenceVersion a caller changed is
+// refused, not written with the version every document carries.
+func TestOtherReferenceVersion(t *testing.T) {
+	res, err := rational.CheckRational(rational.Input{Expression: "1/2", ClaimedValue: "1/2"}, rational.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := res.AppendJSON(nil)
+	if want := `,"reference_version":"` + rational.ReferenceVersion + `"}`; err != nil || !strings.HasSuffix(string(got), want) {
+		t.Errorf("%s (%v), want it to end %s", got, err, want)
+	}
+	for _, v := range []string{"v2 \"quoted\" <b>", rational.ReferenceVersion + " "} {
+		res.ReferenceVersion = v
+		if got, err := res.AppendJSON(nil); err == nil {
+			t.Errorf("version %q: %s, want an error", v, got)
+		}
+	}
+}
