@@ -52,9 +52,23 @@ static inline Key str_key(std::string_view s) {
     k.tag = kLongStr;
     return k;
   }
-  // Up to 16 bytes into two zero-padded words; never reads past the string.
-  memcpy(&k.a, s.data(), n < 8 ? n : 8);
-  if (n > 8) memcpy(&k.b, s.data() + 8, n - 8);
+  // Up to 16 bytes as two words, with fixed-size loads that may overlap but
+  // never read outside the string; with the length in the tag, two strings
+  // have the same words only if they are the same bytes.
+  const char* p = s.data();
+  if (n >= 8) {
+    uint64_t tail;
+    memcpy(&k.a, p, 8);
+    memcpy(&tail, p + n - 8, 8);
+    k.b = n == 8 ? 0 : tail >> (8 * (16 - n));  // bytes 8..n-1
+  } else if (n >= 4) {
+    uint32_t lo, hi;
+    memcpy(&lo, p, 4);
+    memcpy(&hi, p + n - 4, 4);
+    k.a = lo | (uint64_t)(hi >> (8 * (8 - n))) << 32;  // bytes 0..3, then 4..n-1
+  } else if (n > 0) {
+    k.a = (uint8_t)p[0] | (uint64_t)(uint8_t)p[n / 2] << 8 | (uint64_t)(uint8_t)p[n - 1] << 16;
+  }
   k.tag = kShortStr | (uint32_t)n;
   return k;
 }
