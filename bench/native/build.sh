@@ -21,7 +21,7 @@ if command -v g++ >/dev/null 2>&1; then # is each header on the compiler's path?
 	done
 fi
 if [ ${#missing[@]} -gt 0 ]; then
-	echo "native anchors skipped: ${missing[*]} not installed"
+	echo "native anchors skipped: ${missing[*]} not installed (Debian: apt-get install g++ libsimdjson-dev libabsl-dev libgmp-dev)"
 	exit 3
 fi
 
