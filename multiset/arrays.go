@@ -60,6 +60,7 @@ func array[T any](path string, xs []T) bag.Array {
 			return nil
 		}
 	case []canon.Scalar:
+		a.Scalars = xs // interned in place
 		a.Fill = func(i int, dst []canon.Scalar) error { copy(dst, xs[i:]); return nil }
 	case []string:
 		a.Fill = fill(path, xs, canon.StringScalar)

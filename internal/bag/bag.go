@@ -52,6 +52,20 @@ type Array struct {
 	// fill) instead of through Fill: a closure per array would be the only
 	// allocation a small document's check makes outside its result.
 	Elems []jsontape.Elem
+	// Scalars, when not nil, are the array's elements themselves, which
+	// the engine interns where they are instead of converting them into
+	// its buffer; Fill must still convert them (for the rest of the
+	// engine).
+	Scalars []canon.Scalar
+}
+
+// chunk returns the elements i, i+1, ..., i+len(buf)-1 of a, converted
+// into buf, or in place when a holds its Scalars.
+func (a *Array) chunk(i int, buf []canon.Scalar) ([]canon.Scalar, error) {
+	if a.Scalars != nil {
+		return a.Scalars[i : i+len(buf)], nil
+	}
+	return buf, a.fill(i, buf)
 }
 
 // fill converts the elements i, i+1, ... of a into dst: Fill's contract.
@@ -221,62 +235,55 @@ func (t *EqualityTally) Len() int { return len(t.mismatches) }
 //
 // A value's two counts live in its slot of the index (n[0] for source, n[1]
 // for claim), and the claim's surplus occurrences are counted as it is
-// read, so a valid claim is known without a pass over the values; the
-// per-value counts are gathered only for an invalid one.
+// read, so a valid claim is known without a pass over the values. While
+// the counts are taken nothing else is kept: a value's id is its first
+// occurrence (countFirst), so no list of first occurrences is built. Only
+// for an invalid claim are the mismatches gathered, from the slots, and
+// put in the contract's order by their first occurrences.
 func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	if err := itemsError(src, lim); err != nil {
 		return nil, err
 	}
 	ix := newIndex(src.N)
 	defer ix.release()
-	// first is the index's scratch, with room for the sample at least, as
-	// the table has, so that it does not double its way up from nothing.
-	first := ix.origin[:0]
-	if cap(first) < min(src.N, sample) {
-		first = make([]int32, 0, min(src.N, sample))
-	}
+	ix.expect(src.N, lim.MaxDistinct)
 	buf := &ix.buf // a local array would escape: Fill is called through a func value
 	for i := 0; i < src.N; i += batch {
-		chunk := buf[:min(batch, src.N-i)]
-		if err := src.fill(i, chunk); err != nil {
+		chunk, err := src.chunk(i, buf[:min(batch, src.N-i)])
+		if err != nil {
 			return nil, err
 		}
 		if i == sample && src.N > 2*sample {
-			if want := ix.reserve(src.N, lim.MaxDistinct); want > cap(first) {
-				first = append(make([]int32, 0, want), first...)
-			}
+			ix.reserve(src.N, lim.MaxDistinct)
 		}
-		fresh, _, _ := ix.internAll(chunk, 0, nil)
-		for ; fresh != 0; fresh &= fresh - 1 {
-			k := bits.TrailingZeros64(fresh)
-			if len(first) == lim.MaxDistinct {
-				if err := rest(src, i+k+1); err != nil {
-					return nil, err
-				}
-				return nil, distinctError(src, lim)
+		before := int(ix.n)
+		fresh := ix.countFirst(chunk, i)
+		if int(ix.n) > lim.MaxDistinct {
+			// Every value new to the index is new to source.
+			k := past(fresh, before, lim.MaxDistinct)
+			if err := rest(src, i+k+1); err != nil {
+				return nil, err
 			}
-			first = append(first, int32(i+k))
+			return nil, distinctError(src, lim)
 		}
 	}
 	if err := itemsError(claim, lim); err != nil {
 		return nil, err
 	}
-	nsrc := len(first)
+	ix.expect(0, 0) // a value new in claim is a mismatch: no guessing
 	// A claim element that finds its value's count in claim already at its
 	// count in source is one too many; with none such, and as many elements
-	// as source, every count agrees.
+	// as source, every count agrees. A claim value's id is src.N plus its
+	// first index in claim, after every id of source.
 	over := 0
 	distinct := 0 // distinct values of claim
 	for j := 0; j < claim.N; j += batch {
-		chunk := buf[:min(batch, claim.N-j)]
-		if err := claim.fill(j, chunk); err != nil {
+		chunk, err := claim.chunk(j, buf[:min(batch, claim.N-j)])
+		if err != nil {
 			return nil, err
 		}
-		fresh, firsts, o := ix.internAll(chunk, 1, nil)
+		_, firsts, o := ix.internAll(chunk, 1, nil, src.N+j, src.N+j)
 		over += o
-		for ; fresh != 0; fresh &= fresh - 1 {
-			first = append(first, int32(j+bits.TrailingZeros64(fresh)))
-		}
 		if k := past(firsts, distinct, lim.MaxDistinct); k >= 0 {
 			if err := rest(claim, j+k+1); err != nil {
 				return nil, err
@@ -287,43 +294,59 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	}
 	t := &EqualityTally{}
 	if over == 0 && src.N == claim.N {
-		ix.origin = first[:0] // back to the pool: a valid tally needs no first occurrences
 		return t, nil
 	}
-	ix.origin = first[:0]
-	// The counts of every value, by id, from the slots; then each mismatch
-	// with its value converted once more, from its first occurrence, while
-	// the arrays are still the ones checked.
-	count := make([]int32, 2*len(first))
-	for i := range ix.slots {
-		if sl := &ix.slots[i]; sl.tag != 0 {
-			count[2*sl.id], count[2*sl.id+1] = sl.n[0], sl.n[1]
-		}
-	}
+	ix.mismatches(t, src, claim)
+	return t, nil
+}
+
+// mismatches sets t's mismatches: every value whose two counts differ,
+// with its value converted once more, from its first occurrence, while the
+// arrays are still the ones checked. A slot's id is its first occurrence
+// (in source, or src.N plus its index in claim), so the contract's order
+// is the order of ids: they are marked in a bitmap over the elements, and
+// each mismatch's place is the number of marks before its own.
+func (ix *index) mismatches(t *EqualityTally, src, claim *Array) {
+	marks := make([]uint64, (src.N+claim.N+63)/64)
 	n := 0
-	for id := range first {
-		if count[2*id] != count[2*id+1] {
+	for i := range ix.slots {
+		if sl := &ix.slots[i]; sl.tag != 0 && sl.n[0] != sl.n[1] {
+			marks[sl.id/64] |= 1 << (sl.id % 64)
 			n++
 		}
+	}
+	before := make([]int32, len(marks)) // marks in the words before each
+	c := 0
+	for w, m := range marks {
+		before[w] = int32(c)
+		c += bits.OnesCount64(m)
 	}
 	// The paths are copied: the tally keeps no part of an Array (which
 	// would make every check's Arrays escape to the heap).
 	t.paths = [2]string{strings.Clone(src.Path), strings.Clone(claim.Path)}
-	t.mismatches = make([]mismatch, 0, n)
-	one := make([]canon.Scalar, 1) // one buffer for every conversion below
-	for id := range first {
-		if count[2*id] == count[2*id+1] {
+	t.mismatches = make([]mismatch, n)
+	for i := range ix.slots {
+		sl := &ix.slots[i]
+		if sl.tag == 0 || sl.n[0] == sl.n[1] {
 			continue
 		}
-		from := claim
-		if id < nsrc {
-			from = src
+		w, b := sl.id/64, sl.id%64
+		m := &t.mismatches[int(before[w])+bits.OnesCount64(marks[w]&(1<<b-1))]
+		m.first, m.inClaim, m.expected, m.actual = sl.id, false, sl.n[0], sl.n[1]
+		if int(sl.id) >= src.N {
+			m.first, m.inClaim = sl.id-int32(src.N), true
 		}
-		from.fill(int(first[id]), one) // it converted without error before
-		t.mismatches = append(t.mismatches, mismatch{value: one[0], first: first[id], inClaim: id >= nsrc,
-			expected: count[2*id], actual: count[2*id+1]})
 	}
-	return t, nil
+	one := make([]canon.Scalar, 1) // one buffer for every conversion below
+	for k := range t.mismatches {
+		m := &t.mismatches[k]
+		from := src
+		if m.inClaim {
+			from = claim
+		}
+		from.fill(int(m.first), one) // it converted without error before
+		m.value = one[0]
+	}
 }
 
 // DifferenceMismatch is the first differing index of a claimed residual.
@@ -452,16 +475,21 @@ func (d *diff) read(k int, lim Limits, w int, ids []int32) error {
 	buf := &ix.buf
 	distinct := 0
 	for i := 0; i < a.N; i += batch {
-		chunk := buf[:min(batch, a.N-i)]
-		if err := a.fill(i, chunk); err != nil {
+		chunk, err := a.chunk(i, buf[:min(batch, a.N-i)])
+		if err != nil {
 			return err
+		}
+		if k == left && i == 0 {
+			ix.expect(a.N, lim.MaxDistinct)
+		} else if k != left && i == 0 {
+			ix.expect(0, 0)
 		}
 		if k == left && i == sample && a.N > 2*sample {
 			if want := ix.reserve(a.N, lim.MaxDistinct); want > cap(d.origin) {
 				d.origin = append(make([]int32, 0, want), d.origin...)
 			}
 		}
-		fresh, firsts, _ := ix.internAll(chunk, w, ids[i:])
+		fresh, firsts, _ := ix.internAll(chunk, w, ids[i:], -1, i)
 		for ; fresh != 0; fresh &= fresh - 1 {
 			d.origin = append(d.origin, int32(i+bits.TrailingZeros64(fresh)))
 		}

@@ -37,7 +37,12 @@ type index struct {
 	n     int32    // ids given
 	h     hasher
 
-	touched uint32 // what internAll read, kept so that its loads stay
+	touched uint32 // what keys read, kept so that its loads stay
+	kb      [batch]key
+
+	// What grow's guess reads (see expect): the elements of the array being
+	// interned, and the most distinct values it may have.
+	total, limit int
 
 	// Scratch for the engine, kept with the index between checks: per id,
 	// its first occurrence (Equality, Difference); per element of left and
@@ -116,10 +121,15 @@ func slotsFor(n int) int {
 // the sample, or the whole array if shorter.
 //
 // Indexes are reused (see pool): release puts one back when its check is
-// done. A reused index gets new hash keys, an emptied table and no strings.
+// done. A reused index keeps its hash keys (see pool) and gets an emptied
+// table and no strings.
 func newIndex(first int) *index {
-	ix := pool.Get().(*index)
-	ix.n, ix.used = 0, 0
+	p := &pool
+	if first > bigItems {
+		p = &bigPool
+	}
+	ix := p.Get().(*index)
+	ix.n, ix.used, ix.total, ix.limit = 0, 0, 0, 0
 	if n := slotsFor(min(first, sample)); cap(ix.slots) >= n {
 		ix.slots = ix.slots[:n]
 		clear(ix.slots)
@@ -129,24 +139,47 @@ func newIndex(first int) *index {
 	return ix
 }
 
-// pool holds the indexes of finished checks. A check allocates its table
-// afresh otherwise, and for small checks, the commonest, allocating and
-// zeroing fresh memory (and collecting it after) costs more than the check.
+// The pools hold the indexes of finished checks. A check allocates its
+// table afresh otherwise, and for small checks, the commonest, allocating and
+// zeroing fresh memory (and collecting it after) costs more than the check;
+// for large ones, allocating means a garbage collection every few checks.
 //
 // An index draws its hash keys once, when it is made: a kept index keeps
 // them, as a Go map keeps its seed for its life. Drawing them for every
 // check (a seed and four random words) was a tenth of a small check.
-var pool = sync.Pool{New: func() any { return &index{h: newHasher()} }}
+//
+// Checks whose first array has more than bigItems elements take their
+// index from bigPool, the others from pool, so that a small check does not
+// take (and a large one does not miss) a large table. What the pools hold
+// while idle is bounded per index (maxPooled slots, their spare copy, and
+// maxPooledScratch entries of each scratch slice: at most 12 MiB of table
+// and 4 MiB of scratch), by the number of checks that ran at once, and in
+// time: a sync.Pool drops what was not taken again within two garbage
+// collections.
+var (
+	pool    = sync.Pool{New: func() any { return &index{h: newHasher()} }}
+	bigPool = sync.Pool{New: func() any { return &index{h: newHasher()} }}
+)
 
-// maxPooled is the largest table (in slots, 2 MiB) release keeps: a check
-// with more distinct values allocates its own.
-const maxPooled = 1 << 16
+// bigItems is the length of a first array above which a check takes its
+// index from bigPool: its table may outgrow maxSmallPooled slots.
+const bigItems = maxSmallPooled * maxLoadNum / maxLoadDen / 2
+
+// maxSmallPooled is the table size (in slots, 2 MiB) above which an
+// index goes back to bigPool.
+const maxSmallPooled = 1 << 16
+
+// maxPooled is the largest table (in slots, 8 MiB) release keeps: room for
+// 196,608 distinct values, a check of 10^5 items in each array that are all
+// distinct. A check with more distinct values allocates its own table: at
+// 2^21 slots (10^6 distinct values) a kept table would be 64 MiB held idle.
+const maxPooled = 1 << 18
 
 // maxPooledScratch is the largest scratch slice (in entries, 1 MiB) release
 // keeps.
 const maxPooledScratch = 1 << 18
 
-// release returns ix to the pool; ix must not be used after. The long
+// release returns ix to its pool; ix must not be used after. The long
 // strings are dropped so that the pool keeps no input alive.
 func (ix *index) release() {
 	if cap(ix.slots) > maxPooled || max(cap(ix.origin), cap(ix.ids[0]), cap(ix.ids[1]), cap(ix.rem)) > maxPooledScratch {
@@ -155,7 +188,11 @@ func (ix *index) release() {
 	clear(ix.longs)
 	ix.longs = ix.longs[:0]
 	ix.buf = [batch]canon.Scalar{} // its strings are the input's
-	pool.Put(ix)
+	if cap(ix.slots) > maxSmallPooled {
+		bigPool.Put(ix)
+	} else {
+		pool.Put(ix)
+	}
 }
 
 // sample is how many elements of the first array are interned before the
@@ -185,6 +222,37 @@ func (ix *index) reserve(n, maxDistinct int) int {
 	return want
 }
 
+// maxJump is the most a table grows by at once (see grow): a guess that
+// turns out wrong costs at most this many times the slots that doubling
+// would have made.
+const maxJump = 8
+
+// expect tells grow's guess that the array now interned has n elements and
+// at most maxDistinct distinct values; n 0 (the default) makes the table
+// only double.
+func (ix *index) expect(n, maxDistinct int) { ix.total, ix.limit = n, maxDistinct }
+
+// grow makes room for extra more values. When the array being interned
+// has been mostly new values so far, it will probably go on that way: the
+// table jumps to the size that holds the values the rest of the array
+// would add at the same rate (at most max_distinct of them, and at most
+// maxJump times the current size), instead of doubling its way there,
+// each doubling moving every value again. seen is how many elements of the
+// array were interned. Input whose values stop being new wastes at most
+// maxJump times the table doubling would keep: memory stays
+// O(distinct values).
+func (ix *index) grow(extra, seen int) {
+	n := 2 * len(ix.slots)
+	if ix.total > seen && seen > 0 {
+		want := min(ix.used*ix.total/seen, ix.limit)
+		n = max(n, min(slotsFor(want), maxJump*len(ix.slots)))
+	}
+	for (ix.used+extra)*maxLoadDen > n*maxLoadNum {
+		n *= 2
+	}
+	ix.resize(n)
+}
+
 // key returns the key of s: the two words and the tag that identify it in
 // the table. A long string's words are its hash and 0; its ordinal is
 // compared separately (see internLong).
@@ -208,10 +276,102 @@ func (ix *index) key(s *canon.Scalar) (a, b uint64, tag uint32) {
 	return 0, 0, tagNull
 }
 
+// A key is an element's key (see key) and its hash, as the first pass of a
+// batch computes them for the second.
+type key struct {
+	a, b, h uint64
+	tag     uint32
+}
+
+// touchSlots is the smallest table (in slots, 2 MiB) whose slots the first
+// pass of a batch touches ahead of the probes: a smaller one stays in the
+// level-2 cache, where a load ahead only costs its instructions.
+const touchSlots = 1 << 16
+
+// keys computes the keys and hashes of ss (at most batch of them) into
+// ix.kb, after growing the table if the batch could fill it past its load,
+// so that no insertion of the batch moves a slot. seen is how many
+// elements the check has interned so far (for grow's guess).
+//
+// For a large table it also touches the slot each probe sequence starts
+// at; those loads are independent of each other, so the processor overlaps
+// their cache misses instead of waiting for one at a time, and the probes
+// find their slots in the cache or on their way.
+func (ix *index) keys(ss []canon.Scalar, seen int) {
+	if (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
+		ix.grow(len(ss), seen)
+	}
+	kb := ix.kb[:len(ss)]
+	for i := range ss {
+		k := &kb[i]
+		if s := &ss[i]; s.Kind() == canon.Number { // the commonest kind, without a call
+			k.a, k.b, k.tag = math.Float64bits(s.Float()), 0, tagNum
+		} else {
+			k.a, k.b, k.tag = ix.key(s)
+		}
+		k.h = ix.h.hash(k.a, k.b, k.tag)
+	}
+	if len(ix.slots) >= touchSlots {
+		mask := uint64(len(ix.slots) - 1)
+		var touched uint32
+		for i := range kb {
+			touched += ix.slots[kb[i].h&mask].tag
+		}
+		ix.touched = touched
+	}
+}
+
+// The loops below probe inline, each the same way: a call per element
+// costs a tenth of its time. Every batch went through keys first, so an
+// insertion never grows the table.
+
+// countFirst interns the scalars of ss (at most batch of them), the
+// elements base, base+1, ... of the first array of an equality check,
+// and counts each in counter 0 of its value's slot. A new value's id is
+// not the next number but its element's index: its first occurrence, so
+// that the check keeps no list of them (see Equality). Bit i of the
+// result is set when ss[i] was new.
+func (ix *index) countFirst(ss []canon.Scalar, base int) (fresh uint64) {
+	ix.keys(ss, base)
+	kb := ix.kb[:len(ss)]
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	for i := range kb {
+		k := &kb[i]
+		var sl *slot
+		if k.tag == tagLong {
+			var isNew bool
+			if sl, isNew = ix.internLong(k.a, ss[i].Str(), true); isNew {
+				sl.id = int32(base + i)
+				fresh |= 1 << i
+			}
+		} else {
+			for j := k.h & mask; ; j = (j + 1) & mask {
+				sl = &slots[j]
+				if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
+					break
+				}
+				if sl.tag == 0 {
+					*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(base + i)}
+					ix.n++
+					ix.used++
+					fresh |= 1 << i
+					break
+				}
+			}
+		}
+		sl.n[0]++
+	}
+	return fresh
+}
+
 // internAll interns the scalars of ss (at most batch of them) in order,
 // giving each new value the next id, and counts each element in counter w
 // (0 or 1) of its value's slot. When ids is not nil, ids[i] is set to the
-// id of ss[i]. The results are masks and a count over the batch:
+// id of ss[i]. When pos is not negative, a new value's id is instead the
+// index of its element, pos+i (see countFirst). seen is how many elements
+// the check has interned so far. The results are masks and a count over
+// the batch:
 //
 //   - bit i of fresh: ss[i] was new to the index;
 //   - bit i of first: ss[i] was the first element of its value counted in
@@ -221,57 +381,38 @@ func (ix *index) key(s *canon.Scalar) (a, b uint64, tag uint32) {
 //
 // So a caller sees what it needs of every element, the new values and the
 // limits' counts, without a pass of its own over the slots.
-//
-// It works in two passes. The first computes every key and hash and
-// touches the slot each probe sequence starts at; those loads are
-// independent of each other, so the processor overlaps their cache misses
-// instead of waiting for one at a time. The second probes, finding the
-// slots in the cache or on their way. The table is grown first if the
-// batch could fill it past its load, so no insertion moves a slot.
-func (ix *index) internAll(ss []canon.Scalar, w int, ids []int32) (fresh, first uint64, over int) {
-	for (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
-		ix.resize(2 * len(ix.slots))
-	}
-	var ka, kb, kh [batch]uint64
-	var kt [batch]uint32
-	mask := uint64(len(ix.slots) - 1)
-	var touched uint32
-	for i := range ss {
-		var a, b uint64
-		var tag uint32
-		if s := &ss[i]; s.Kind() == canon.Number { // the commonest kind, without a call
-			a, tag = math.Float64bits(s.Float()), tagNum
-		} else {
-			a, b, tag = ix.key(s)
-		}
-		h := ix.h.hash(a, b, tag)
-		ka[i], kb[i], kh[i], kt[i] = a, b, h, tag
-		touched += ix.slots[h&mask].tag
-	}
-	ix.touched = touched
+func (ix *index) internAll(ss []canon.Scalar, w int, ids []int32, pos, seen int) (fresh, first uint64, over int) {
+	ix.keys(ss, seen)
+	kb := ix.kb[:len(ss)]
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
 	w &= 1
-	for i := range ss {
-		a, b, tag := ka[i], kb[i], kt[i]
+	for i := range kb {
+		k := &kb[i]
 		var sl *slot
-		if tag == tagLong {
-			var isNew bool
-			if sl, isNew = ix.internLong(a, ss[i].Str(), true); isNew {
-				fresh |= 1 << i
-			}
+		isNew := false
+		if k.tag == tagLong {
+			sl, isNew = ix.internLong(k.a, ss[i].Str(), true)
 		} else {
-			for j := kh[i] & mask; ; j = (j + 1) & mask {
-				sl = &ix.slots[j]
-				if sl.a == a && sl.b == b && sl.tag == tag {
+			for j := k.h & mask; ; j = (j + 1) & mask {
+				sl = &slots[j]
+				if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
 					break
 				}
 				if sl.tag == 0 {
-					*sl = slot{a: a, b: b, tag: tag, id: ix.n}
+					*sl = slot{a: k.a, b: k.b, tag: k.tag, id: ix.n}
 					ix.n++
 					ix.used++
-					fresh |= 1 << i
+					isNew = true
 					break
 				}
 			}
+		}
+		if isNew {
+			if pos >= 0 {
+				sl.id = int32(pos + i)
+			}
+			fresh |= 1 << i
 		}
 		n := sl.n[w]
 		if n == 0 {
