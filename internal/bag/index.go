@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"sync"
+	"weak"
 
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/jsonwire"
@@ -124,11 +125,16 @@ func slotsFor(n int) int {
 // done. A reused index keeps its hash keys (see pool) and gets an emptied
 // table and no strings.
 func newIndex(first int) *index {
-	p := &pool
-	if first > bigItems {
-		p = &bigPool
+	var ix *index
+	if first > hugeItems {
+		ix = takeHuge()
 	}
-	ix := p.Get().(*index)
+	if ix == nil && first > bigItems {
+		ix = bigPool.Get().(*index)
+	}
+	if ix == nil {
+		ix = pool.Get().(*index)
+	}
 	ix.n, ix.used, ix.total, ix.limit = 0, 0, 0, 0
 	if n := slotsFor(min(first, sample)); cap(ix.slots) >= n {
 		ix.slots = ix.slots[:n]
@@ -182,17 +188,55 @@ const maxPooledScratch = 1 << 18
 // release returns ix to its pool; ix must not be used after. The long
 // strings are dropped so that the pool keeps no input alive.
 func (ix *index) release() {
-	if cap(ix.slots) > maxPooled || max(cap(ix.origin), cap(ix.ids[0]), cap(ix.ids[1]), cap(ix.rem)) > maxPooledScratch {
+	if cap(ix.slots) > maxHuge || max(cap(ix.origin), cap(ix.ids[0]), cap(ix.ids[1]), cap(ix.rem)) > maxPooledScratch {
 		return
 	}
 	clear(ix.longs)
 	ix.longs = ix.longs[:0]
 	ix.buf = [batch]canon.Scalar{} // its strings are the input's
-	if cap(ix.slots) > maxSmallPooled {
+	switch {
+	case cap(ix.slots) > maxPooled:
+		keepHuge(ix)
+	case cap(ix.slots) > maxSmallPooled:
 		bigPool.Put(ix)
-	} else {
+	default:
 		pool.Put(ix)
 	}
+}
+
+// A check with more distinct values than a pooled table holds allocates
+// tens of megabytes, and at 10^6 items that meant a garbage collection on
+// most checks, a quarter of their time (the collector scans the input
+// too). So one such index, the last released, is kept, through a weak
+// pointer: the next check of more than hugeItems items takes it, and the
+// next garbage collection, if it comes first, frees it. What is held idle
+// is bounded by one table of maxHuge slots (64 MiB, room for 1,572,864
+// distinct values) and its spare copy, for as long as the process
+// allocates too little to start a collection.
+var (
+	hugeMu   sync.Mutex
+	hugeKept weak.Pointer[index]
+)
+
+// maxHuge is the largest table (in slots) keepHuge keeps.
+const maxHuge = 1 << 21
+
+// hugeItems is the length of a first array above which a check looks for
+// the kept huge index first.
+const hugeItems = maxPooled * maxLoadNum / maxLoadDen / 2
+
+func takeHuge() *index {
+	hugeMu.Lock()
+	defer hugeMu.Unlock()
+	ix := hugeKept.Value()
+	hugeKept = weak.Pointer[index]{}
+	return ix
+}
+
+func keepHuge(ix *index) {
+	hugeMu.Lock()
+	defer hugeMu.Unlock()
+	hugeKept = weak.Make(ix)
 }
 
 // sample is how many elements of the first array are interned before the
@@ -302,6 +346,7 @@ func (ix *index) keys(ss []canon.Scalar, seen int) {
 		ix.grow(len(ss), seen)
 	}
 	kb := ix.kb[:len(ss)]
+	big := len(ix.slots) >= touchSlots
 	for i := range ss {
 		k := &kb[i]
 		if s := &ss[i]; s.Kind() == canon.Number { // the commonest kind, without a call
@@ -311,7 +356,7 @@ func (ix *index) keys(ss []canon.Scalar, seen int) {
 		}
 		k.h = ix.h.hash(k.a, k.b, k.tag)
 	}
-	if len(ix.slots) >= touchSlots {
+	if big {
 		mask := uint64(len(ix.slots) - 1)
 		var touched uint32
 		for i := range kb {
