@@ -60,7 +60,7 @@ func array[T any](path string, xs []T) bag.Array {
 			return nil
 		}
 	case []canon.Scalar:
-		a.Scalars = xs // interned in place
+		a.Scalars = xs // keyed in place
 		a.Fill = func(i int, dst []canon.Scalar) error { copy(dst, xs[i:]); return nil }
 	case []string:
 		a.Fill = fill(path, xs, canon.StringScalar)
@@ -85,7 +85,127 @@ func array[T any](path string, xs []T) bag.Array {
 			return nil
 		}
 	}
+	a.Keys = keys(xs, a.Fill)
 	return a
+}
+
+// keys returns a bag.Array's Keys for the slice types the engine keys
+// without building a canon.Scalar per element, or nil. Each element is
+// keyed as fill, the array's Fill, converts it: where a Set method refuses
+// an element, or its type is not one of the common ones, it goes through
+// fill itself (see slow), so the errors are Fill's.
+func keys[T any](xs []T, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
+	// Each case in a function of its own: the compiler inlines the Set
+	// methods there, not in a generic function's closures.
+	switch xs := any(xs).(type) {
+	case []any:
+		return anyKeys(xs, fill)
+	case []string:
+		return stringKeys(xs, fill)
+	case []float64:
+		return floatKeys(xs, fill)
+	case []int:
+		return intKeys(xs, fill)
+	case []int64:
+		return int64Keys(xs, fill)
+	}
+	return nil
+}
+
+func anyKeys(xs []any, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
+	return func(i, n int, kb *bag.Batch) error {
+		for k, x := range xs[i : i+n] {
+			ok := true
+			switch x := x.(type) {
+			case float64:
+				ok = kb.SetNumber(k, x)
+			case string:
+				ok = kb.SetString(k, x)
+			case nil:
+				kb.SetNull(k)
+			case bool:
+				kb.SetBool(k, x)
+			default:
+				ok = false
+			}
+			if !ok {
+				if err := slow(fill, i, k, kb); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+}
+
+func stringKeys(xs []string, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
+	return func(i, n int, kb *bag.Batch) error {
+		for k, x := range xs[i : i+n] {
+			if !kb.SetString(k, x) {
+				if err := slow(fill, i, k, kb); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+}
+
+func floatKeys(xs []float64, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
+	return func(i, n int, kb *bag.Batch) error {
+		for k, x := range xs[i : i+n] {
+			if !kb.SetNumber(k, x) {
+				if err := slow(fill, i, k, kb); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+}
+
+// intKeys is keys for integers: one that a double holds exactly is that
+// double (converted back, it is the integer again); any other goes through
+// fill (canon.IntScalar), which refuses it or decides.
+func intKeys(xs []int, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
+	return func(i, n int, kb *bag.Batch) error {
+		for k, x := range xs[i : i+n] {
+			if f := float64(x); f < 1<<63 && int(f) == x {
+				kb.SetNumber(k, f)
+				continue
+			}
+			if err := slow(fill, i, k, kb); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func int64Keys(xs []int64, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
+	return func(i, n int, kb *bag.Batch) error {
+		for k, x := range xs[i : i+n] {
+			if f := float64(x); f < 1<<63 && int64(f) == x {
+				kb.SetNumber(k, f)
+				continue
+			}
+			if err := slow(fill, i, k, kb); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// slow keys element i+k, key k of kb, through fill: its conversion, or
+// its error.
+func slow(fill func(int, []canon.Scalar) error, i, k int, kb *bag.Batch) error {
+	var one [1]canon.Scalar
+	if err := fill(i+k, one[:]); err != nil {
+		return err
+	}
+	kb.SetScalar(k, &one[0])
+	return nil
 }
 
 // fill returns a bag.Array's Fill for a slice whose elements conv converts.

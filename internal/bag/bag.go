@@ -53,19 +53,40 @@ type Array struct {
 	// allocation a small document's check makes outside its result.
 	Elems []jsontape.Elem
 	// Scalars, when not nil, are the array's elements themselves, which
-	// the engine interns where they are instead of converting them into
-	// its buffer; Fill must still convert them (for the rest of the
-	// engine).
+	// the engine keys where they are instead of converting them into its
+	// buffer; Fill must still convert them (for the rest of the engine).
 	Scalars []canon.Scalar
+	// Keys, when not nil, sets keys 0, 1, ..., n-1 of kb to the keys of
+	// the elements i, i+1, ..., i+n-1 (with Batch's Set methods), with
+	// Fill's errors: the engine's fast path for Go slices, which builds no
+	// canon.Scalar per element. Fill must still convert them (for the rest
+	// of the engine).
+	Keys func(i, n int, kb *Batch) error
 }
 
-// chunk returns the elements i, i+1, ..., i+len(buf)-1 of a, converted
-// into buf, or in place when a holds its Scalars.
-func (a *Array) chunk(i int, buf []canon.Scalar) ([]canon.Scalar, error) {
-	if a.Scalars != nil {
-		return a.Scalars[i : i+len(buf)], nil
+// keys sets the first n keys of ix.kb to the keys of the elements i, ...,
+// i+n-1 of a (the first conversion error, if any, is returned), ready to
+// intern (see hashAll); seen is how many elements the check has interned
+// before them.
+func (a *Array) keys(ix *index, i, n, seen int) error {
+	hashed := true
+	switch {
+	case a.Keys != nil:
+		hashed = false
+		if err := a.Keys(i, n, &ix.kb); err != nil {
+			return err
+		}
+	case a.Scalars != nil:
+		ix.scalarKeys(a.Scalars[i : i+n])
+	default:
+		buf := ix.buf[:n]
+		if err := a.fill(i, buf); err != nil {
+			return err
+		}
+		ix.scalarKeys(buf)
 	}
-	return buf, a.fill(i, buf)
+	ix.hashAll(n, seen, hashed)
+	return nil
 }
 
 // fill converts the elements i, i+1, ... of a into dst: Fill's contract.
@@ -247,17 +268,16 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	ix := newIndex(src.N)
 	defer ix.release()
 	ix.expect(src.N, lim.MaxDistinct)
-	buf := &ix.buf // a local array would escape: Fill is called through a func value
 	for i := 0; i < src.N; i += batch {
-		chunk, err := src.chunk(i, buf[:min(batch, src.N-i)])
-		if err != nil {
-			return nil, err
-		}
 		if i == sample && src.N > 2*sample {
 			ix.reserve(src.N, lim.MaxDistinct)
 		}
+		n := min(batch, src.N-i)
+		if err := src.keys(ix, i, n, i); err != nil {
+			return nil, err
+		}
 		before := int(ix.n)
-		fresh := ix.countFirst(chunk, i)
+		fresh := ix.countFirst(n, i)
 		if int(ix.n) > lim.MaxDistinct {
 			// Every value new to the index is new to source.
 			k := past(fresh, before, lim.MaxDistinct)
@@ -278,11 +298,11 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	over := 0
 	distinct := 0 // distinct values of claim
 	for j := 0; j < claim.N; j += batch {
-		chunk, err := claim.chunk(j, buf[:min(batch, claim.N-j)])
-		if err != nil {
+		n := min(batch, claim.N-j)
+		if err := claim.keys(ix, j, n, src.N+j); err != nil {
 			return nil, err
 		}
-		_, firsts, o := ix.internAll(chunk, 1, nil, src.N+j, src.N+j)
+		_, firsts, o := ix.internKeys(n, 1, nil, src.N+j)
 		over += o
 		if k := past(firsts, distinct, lim.MaxDistinct); k >= 0 {
 			if err := rest(claim, j+k+1); err != nil {
@@ -472,24 +492,23 @@ func (d *diff) readBase(side int, lim Limits) error {
 // the contract's order: its first bad element, then max_distinct.
 func (d *diff) read(k int, lim Limits, w int, ids []int32) error {
 	a, ix := d.arrays.array(k), d.ix
-	buf := &ix.buf
+	if k == left {
+		ix.expect(a.N, lim.MaxDistinct)
+	} else {
+		ix.expect(0, 0)
+	}
 	distinct := 0
 	for i := 0; i < a.N; i += batch {
-		chunk, err := a.chunk(i, buf[:min(batch, a.N-i)])
-		if err != nil {
-			return err
-		}
-		if k == left && i == 0 {
-			ix.expect(a.N, lim.MaxDistinct)
-		} else if k != left && i == 0 {
-			ix.expect(0, 0)
-		}
 		if k == left && i == sample && a.N > 2*sample {
 			if want := ix.reserve(a.N, lim.MaxDistinct); want > cap(d.origin) {
 				d.origin = append(make([]int32, 0, want), d.origin...)
 			}
 		}
-		fresh, firsts, _ := ix.internAll(chunk, w, ids[i:], -1, i)
+		n := min(batch, a.N-i)
+		if err := a.keys(ix, i, n, i); err != nil {
+			return err
+		}
+		fresh, firsts, _ := ix.internKeys(n, w, ids[i:], -1)
 		for ; fresh != 0; fresh &= fresh - 1 {
 			d.origin = append(d.origin, int32(i+bits.TrailingZeros64(fresh)))
 		}

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"sync"
+	"unicode/utf8"
 	"weak"
 
 	"github.com/claimcheck/claimcheck/canon"
@@ -39,7 +40,7 @@ type index struct {
 	h     hasher
 
 	touched uint32 // what keys read, kept so that its loads stay
-	kb      [batch]key
+	kb      Batch  // the keys of a batch; its long strings are the input's
 
 	// What grow's guess reads (see expect): the elements of the array being
 	// interned, and the most distinct values it may have.
@@ -194,6 +195,7 @@ func (ix *index) release() {
 	clear(ix.longs)
 	ix.longs = ix.longs[:0]
 	ix.buf = [batch]canon.Scalar{} // its strings are the input's
+	ix.kb.long = [batch]string{}
 	switch {
 	case cap(ix.slots) > maxPooled:
 		keepHuge(ix)
@@ -320,11 +322,101 @@ func (ix *index) key(s *canon.Scalar) (a, b uint64, tag uint32) {
 	return 0, 0, tagNull
 }
 
-// A key is an element's key (see key) and its hash, as the first pass of a
-// batch computes them for the second.
+// A Batch is the keys of a batch of elements, as the engine interns them:
+// per element two words and a tag (see index.key), the key's hash, and for
+// a string longer than 16 bytes the string itself, whose hash the index
+// computes. A converter (Array.Keys) writes element j's key with the Set
+// methods, which accept exactly what canon's constructors accept, and key
+// a value exactly as index.key keys its Scalar, without building the
+// Scalar.
+type Batch struct {
+	k    [batch]key
+	long [batch]string // for a key of tag tagLong: its string
+}
+
 type key struct {
 	a, b, h uint64
 	tag     uint32
+}
+
+// SetNull sets key j to the key of null.
+func (kb *Batch) SetNull(j int) {
+	k := &kb.k[uint(j)%batch]
+	k.a, k.b, k.tag = 0, 0, tagNull
+}
+
+// SetBool sets key j to the key of a boolean.
+func (kb *Batch) SetBool(j int, v bool) {
+	k := &kb.k[uint(j)%batch]
+	k.a, k.b, k.tag = 0, 0, tagBool
+	if v {
+		k.a = 1
+	}
+}
+
+// SetNumber sets key j to the key of the number f and returns true, or
+// returns false when f is not finite (canon.NumberScalar's error). -0 is 0.
+func (kb *Batch) SetNumber(j int, f float64) bool {
+	if f-f != 0 {
+		return false
+	}
+	k := &kb.k[uint(j)%batch]
+	k.a, k.b, k.tag = math.Float64bits(f+0), 0, tagNum
+	return true
+}
+
+// ascii has the high bit of every byte set.
+const ascii = 0x8080808080808080
+
+// SetString sets key j to the key of the string s and returns true, or
+// returns false when s is not valid UTF-8 (canon.StringScalar's error). A
+// string of at most 16 bytes is checked from the words of its key: ASCII,
+// the commonest, costs no call.
+func (kb *Batch) SetString(j int, s string) bool {
+	k := &kb.k[uint(j)%batch]
+	if len(s) > shortStr {
+		if !utf8.ValidString(s) {
+			return false
+		}
+		k.a, k.b, k.tag = 0, 0, tagLong
+		kb.long[uint(j)%batch] = s
+		return true
+	}
+	a, b := words(s)
+	if (a|b)&ascii != 0 && !utf8.ValidString(s) {
+		return false
+	}
+	k.a, k.b, k.tag = a, b, tagStr+uint32(len(s))
+	return true
+}
+
+// SetScalar sets key j to the key of s.
+func (kb *Batch) SetScalar(j int, s *canon.Scalar) {
+	if s.Kind() == canon.Number { // the commonest kind, without a call
+		k := &kb.k[uint(j)%batch]
+		k.a, k.b, k.tag = math.Float64bits(s.Float()), 0, tagNum
+		return
+	}
+	kb.setOther(j, s)
+}
+
+func (kb *Batch) setOther(j int, s *canon.Scalar) {
+	switch s.Kind() {
+	case canon.String:
+		str := s.Str()
+		k := &kb.k[uint(j)%batch]
+		if len(str) > shortStr {
+			k.a, k.b, k.tag = 0, 0, tagLong
+			kb.long[uint(j)%batch] = str
+			return
+		}
+		k.a, k.b = words(str)
+		k.tag = tagStr + uint32(len(str))
+	case canon.Bool:
+		kb.SetBool(j, s.Bool())
+	default:
+		kb.SetNull(j)
+	}
 }
 
 // touchSlots is the smallest table (in slots, 2 MiB) whose slots the first
@@ -332,31 +424,52 @@ type key struct {
 // level-2 cache, where a load ahead only costs its instructions.
 const touchSlots = 1 << 16
 
-// keys computes the keys and hashes of ss (at most batch of them) into
-// ix.kb, after growing the table if the batch could fill it past its load,
-// so that no insertion of the batch moves a slot. seen is how many
+// scalarKeys sets the first len(ss) keys of ix.kb to the keys of ss, with
+// their hashes (hashAll's work but the table's).
+func (ix *index) scalarKeys(ss []canon.Scalar) {
+	kb := ix.kb.k[:len(ss)]
+	h := ix.h // the keys in registers: the stores below could alias them
+	for i := range kb {
+		k, s := &kb[i], &ss[i]
+		if s.Kind() == canon.Number { // the commonest kind, without a call
+			k.a, k.b, k.tag = math.Float64bits(s.Float()), 0, tagNum
+		} else {
+			k.a, k.b, k.tag = ix.key(s)
+			if k.tag == tagLong {
+				ix.kb.long[i] = s.Str()
+			}
+		}
+		k.h = h.hash(k.a, k.b, k.tag)
+	}
+}
+
+// hashAll prepares the keys of a batch (ix.kb's first n) for
+// interning: it grows the table first if the batch could fill it past its
+// load, so that no insertion of the batch moves a slot, and computes every
+// key's hash (and a long string's word, its maphash), unless hashed says
+// scalarKeys did. seen is how many
 // elements the check has interned so far (for grow's guess).
 //
 // For a large table it also touches the slot each probe sequence starts
 // at; those loads are independent of each other, so the processor overlaps
 // their cache misses instead of waiting for one at a time, and the probes
 // find their slots in the cache or on their way.
-func (ix *index) keys(ss []canon.Scalar, seen int) {
-	if (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
-		ix.grow(len(ss), seen)
+func (ix *index) hashAll(n, seen int, hashed bool) {
+	if (ix.used+n)*maxLoadDen > len(ix.slots)*maxLoadNum {
+		ix.grow(n, seen)
 	}
-	kb := ix.kb[:len(ss)]
-	big := len(ix.slots) >= touchSlots
-	for i := range ss {
-		k := &kb[i]
-		if s := &ss[i]; s.Kind() == canon.Number { // the commonest kind, without a call
-			k.a, k.b, k.tag = math.Float64bits(s.Float()), 0, tagNum
-		} else {
-			k.a, k.b, k.tag = ix.key(s)
+	kb := ix.kb.k[:n]
+	if !hashed {
+		h := ix.h // the keys in registers: the stores below could alias them
+		for i := range kb {
+			k := &kb[i]
+			if k.tag == tagLong {
+				k.a = maphash.String(h.seed, ix.kb.long[i])
+			}
+			k.h = h.hash(k.a, k.b, k.tag)
 		}
-		k.h = ix.h.hash(k.a, k.b, k.tag)
 	}
-	if big {
+	if len(ix.slots) >= touchSlots {
 		mask := uint64(len(ix.slots) - 1)
 		var touched uint32
 		for i := range kb {
@@ -370,15 +483,14 @@ func (ix *index) keys(ss []canon.Scalar, seen int) {
 // costs a tenth of its time. Every batch went through keys first, so an
 // insertion never grows the table.
 
-// countFirst interns the scalars of ss (at most batch of them), the
-// elements base, base+1, ... of the first array of an equality check,
+// countFirst interns the first n keys of ix.kb (through hashAll), of
+// the elements base, base+1, ... of the first array of an equality check,
 // and counts each in counter 0 of its value's slot. A new value's id is
 // not the next number but its element's index: its first occurrence, so
 // that the check keeps no list of them (see Equality). Bit i of the
-// result is set when ss[i] was new.
-func (ix *index) countFirst(ss []canon.Scalar, base int) (fresh uint64) {
-	ix.keys(ss, base)
-	kb := ix.kb[:len(ss)]
+// result is set when key i was new.
+func (ix *index) countFirst(n, base int) (fresh uint64) {
+	kb := ix.kb.k[:n]
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
 	for i := range kb {
@@ -386,7 +498,7 @@ func (ix *index) countFirst(ss []canon.Scalar, base int) (fresh uint64) {
 		var sl *slot
 		if k.tag == tagLong {
 			var isNew bool
-			if sl, isNew = ix.internLong(k.a, ss[i].Str(), true); isNew {
+			if sl, isNew = ix.internLong(k.a, ix.kb.long[i], true); isNew {
 				sl.id = int32(base + i)
 				fresh |= 1 << i
 			}
@@ -427,8 +539,14 @@ func (ix *index) countFirst(ss []canon.Scalar, base int) (fresh uint64) {
 // So a caller sees what it needs of every element, the new values and the
 // limits' counts, without a pass of its own over the slots.
 func (ix *index) internAll(ss []canon.Scalar, w int, ids []int32, pos, seen int) (fresh, first uint64, over int) {
-	ix.keys(ss, seen)
-	kb := ix.kb[:len(ss)]
+	ix.scalarKeys(ss)
+	ix.hashAll(len(ss), seen, true)
+	return ix.internKeys(len(ss), w, ids, pos)
+}
+
+// internKeys is internAll for the first n keys of ix.kb, through hashAll.
+func (ix *index) internKeys(n int, w int, ids []int32, pos int) (fresh, first uint64, over int) {
+	kb := ix.kb.k[:n]
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
 	w &= 1
@@ -437,7 +555,7 @@ func (ix *index) internAll(ss []canon.Scalar, w int, ids []int32, pos, seen int)
 		var sl *slot
 		isNew := false
 		if k.tag == tagLong {
-			sl, isNew = ix.internLong(k.a, ss[i].Str(), true)
+			sl, isNew = ix.internLong(k.a, ix.kb.long[i], true)
 		} else {
 			for j := k.h & mask; ; j = (j + 1) & mask {
 				sl = &slots[j]
