@@ -302,7 +302,7 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 		if err := claim.keys(ix, j, n, src.N+j); err != nil {
 			return nil, err
 		}
-		_, firsts, o := ix.internKeys(n, 1, nil, src.N+j)
+		firsts, o := ix.countSecond(n, src.N+j)
 		over += o
 		if k := past(firsts, distinct, lim.MaxDistinct); k >= 0 {
 			if err := rest(claim, j+k+1); err != nil {

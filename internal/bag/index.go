@@ -530,6 +530,45 @@ func (ix *index) countFirst(n, base int) (fresh uint64) {
 	return fresh
 }
 
+// countSecond is internKeys for the second array of an equality check
+// (counter 1, no ids, a new value's id its position pos+i), without the
+// tests internKeys makes for its other callers.
+func (ix *index) countSecond(n, pos int) (first uint64, over int) {
+	kb := ix.kb.k[:n]
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	for i := range kb {
+		k := &kb[i]
+		var sl *slot
+		if k.tag == tagLong {
+			var isNew bool
+			if sl, isNew = ix.internLong(k.a, ix.kb.long[i], true); isNew {
+				sl.id = int32(pos + i)
+			}
+		} else {
+			for j := k.h & mask; ; j = (j + 1) & mask {
+				sl = &slots[j]
+				if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
+					break
+				}
+				if sl.tag == 0 {
+					*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(pos + i)}
+					ix.n++
+					ix.used++
+					break
+				}
+			}
+		}
+		c := sl.n[1]
+		first |= uint64((uint32(c)-1)>>31) << i // c == 0, without a branch: it varies at random
+		if c >= sl.n[0] {
+			over++
+		}
+		sl.n[1] = c + 1
+	}
+	return first, over
+}
+
 // internAll interns the scalars of ss (at most batch of them) in order,
 // giving each new value the next id, and counts each element in counter w
 // (0 or 1) of its value's slot. When ids is not nil, ids[i] is set to the
