@@ -273,11 +273,16 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 			ix.reserve(src.N, lim.MaxDistinct)
 		}
 		n := min(batch, src.N-i)
-		if err := src.keys(ix, i, n, i); err != nil {
-			return nil, err
-		}
 		before := int(ix.n)
-		fresh := ix.countFirst(n, i)
+		var fresh uint64
+		if src.Scalars != nil {
+			fresh = ix.countFirstScalars(src.Scalars[i:i+n], i)
+		} else {
+			if err := src.keys(ix, i, n, i); err != nil {
+				return nil, err
+			}
+			fresh = ix.countFirst(n, i)
+		}
 		if int(ix.n) > lim.MaxDistinct {
 			// Every value new to the index is new to source.
 			k := past(fresh, before, lim.MaxDistinct)
@@ -299,10 +304,16 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	distinct := 0 // distinct values of claim
 	for j := 0; j < claim.N; j += batch {
 		n := min(batch, claim.N-j)
-		if err := claim.keys(ix, j, n, src.N+j); err != nil {
-			return nil, err
+		var firsts uint64
+		var o int
+		if claim.Scalars != nil {
+			firsts, o = ix.countSecondScalars(claim.Scalars[j:j+n], src.N+j)
+		} else {
+			if err := claim.keys(ix, j, n, src.N+j); err != nil {
+				return nil, err
+			}
+			firsts, o = ix.countSecond(n, src.N+j)
 		}
-		firsts, o := ix.countSecond(n, src.N+j)
 		over += o
 		if k := past(firsts, distinct, lim.MaxDistinct); k >= 0 {
 			if err := rest(claim, j+k+1); err != nil {

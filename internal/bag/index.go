@@ -530,6 +530,74 @@ func (ix *index) countFirst(n, base int) (fresh uint64) {
 	return fresh
 }
 
+// countFirstScalars is scalarKeys, hashAll and countFirst for a batch of
+// scalars read in place, in one loop where the table is small enough that
+// touching its slots ahead gains nothing: an element's key goes from its
+// Scalar to its probe in registers, without a store and a load through
+// ix.kb.
+func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
+	if (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
+		ix.grow(len(ss), base)
+	}
+	if len(ix.slots) >= touchSlots {
+		ix.scalarKeys(ss)
+		ix.hashAll(len(ss), base, true)
+		return ix.countFirst(len(ss), base)
+	}
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	h := ix.h
+	for i := range ss {
+		s := &ss[i]
+		var sl *slot
+		if kind := s.Kind(); kind != canon.String {
+			var t uint64
+			if s.Bool() {
+				t = 1
+			}
+			a, tag := math.Float64bits(s.Float())|t, uint32(kind)+tagNull
+			for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
+				sl = &slots[j]
+				if sl.a == a && sl.b == 0 && sl.tag == tag {
+					break
+				}
+				if sl.tag == 0 {
+					*sl = slot{a: a, tag: tag, id: int32(base + i)}
+					ix.n++
+					ix.used++
+					fresh |= 1 << i
+					break
+				}
+			}
+		} else {
+			a, b, tag := ix.key(s)
+			if tag == tagLong {
+				var isNew bool
+				if sl, isNew = ix.internLong(a, s.Str(), true); isNew {
+					sl.id = int32(base + i)
+					fresh |= 1 << i
+				}
+			} else {
+				for j := h.hash(a, b, tag) & mask; ; j = (j + 1) & mask {
+					sl = &slots[j]
+					if sl.a == a && sl.b == b && sl.tag == tag {
+						break
+					}
+					if sl.tag == 0 {
+						*sl = slot{a: a, b: b, tag: tag, id: int32(base + i)}
+						ix.n++
+						ix.used++
+						fresh |= 1 << i
+						break
+					}
+				}
+			}
+		}
+		sl.n[0]++
+	}
+	return fresh
+}
+
 // countSecond is internKeys for the second array of an equality check
 // (counter 1, no ids, a new value's id its position pos+i), without the
 // tests internKeys makes for its other callers.
@@ -553,6 +621,63 @@ func (ix *index) countSecond(n, pos int) (first uint64, over int) {
 				}
 				if sl.tag == 0 {
 					*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(pos + i)}
+					ix.n++
+					ix.used++
+					break
+				}
+			}
+		}
+		c := sl.n[1]
+		first |= uint64((uint32(c)-1)>>31) << i // c == 0, without a branch: it varies at random
+		if c >= sl.n[0] {
+			over++
+		}
+		sl.n[1] = c + 1
+	}
+	return first, over
+}
+
+// countSecondScalars is countSecond for a batch of scalars read in place,
+// in one loop as countFirstScalars.
+func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, over int) {
+	if (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
+		ix.grow(len(ss), pos)
+	}
+	if len(ix.slots) >= touchSlots {
+		ix.scalarKeys(ss)
+		ix.hashAll(len(ss), pos, true)
+		return ix.countSecond(len(ss), pos)
+	}
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	h := ix.h
+	for i := range ss {
+		s := &ss[i]
+		var sl *slot
+		var a, b uint64
+		var tag uint32
+		if kind := s.Kind(); kind != canon.String {
+			var t uint64
+			if s.Bool() {
+				t = 1
+			}
+			a, tag = math.Float64bits(s.Float())|t, uint32(kind)+tagNull
+		} else {
+			a, b, tag = ix.key(s)
+		}
+		if tag == tagLong {
+			var isNew bool
+			if sl, isNew = ix.internLong(a, s.Str(), true); isNew {
+				sl.id = int32(pos + i)
+			}
+		} else {
+			for j := h.hash(a, b, tag) & mask; ; j = (j + 1) & mask {
+				sl = &slots[j]
+				if sl.a == a && sl.b == b && sl.tag == tag {
+					break
+				}
+				if sl.tag == 0 {
+					*sl = slot{a: a, b: b, tag: tag, id: int32(pos + i)}
 					ix.n++
 					ix.used++
 					break
