@@ -95,8 +95,9 @@ func array[T any](path string, xs []T) bag.Array {
 // an element, or its type is not one of the common ones, it goes through
 // fill itself (see slow), so the errors are Fill's.
 func keys[T any](xs []T, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
-	// Each case in a function of its own: the compiler inlines the Set
-	// methods there, not in a generic function's closures.
+	// Each case in a function of its own, not inlined here: the compiler
+	// inlines the Set methods into those functions' closures, not into a
+	// generic function's.
 	switch xs := any(xs).(type) {
 	case []any:
 		return anyKeys(xs, fill)
@@ -112,6 +113,7 @@ func keys[T any](xs []T, fill func(int, []canon.Scalar) error) func(int, int, *b
 	return nil
 }
 
+//go:noinline
 func anyKeys(xs []any, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
 	return func(i, n int, kb *bag.Batch) error {
 		for k, x := range xs[i : i+n] {
@@ -138,6 +140,7 @@ func anyKeys(xs []any, fill func(int, []canon.Scalar) error) func(int, int, *bag
 	}
 }
 
+//go:noinline
 func stringKeys(xs []string, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
 	return func(i, n int, kb *bag.Batch) error {
 		for k, x := range xs[i : i+n] {
@@ -151,6 +154,7 @@ func stringKeys(xs []string, fill func(int, []canon.Scalar) error) func(int, int
 	}
 }
 
+//go:noinline
 func floatKeys(xs []float64, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
 	return func(i, n int, kb *bag.Batch) error {
 		for k, x := range xs[i : i+n] {
@@ -167,6 +171,7 @@ func floatKeys(xs []float64, fill func(int, []canon.Scalar) error) func(int, int
 // intKeys is keys for integers: one that a double holds exactly is that
 // double (converted back, it is the integer again); any other goes through
 // fill (canon.IntScalar), which refuses it or decides.
+//go:noinline
 func intKeys(xs []int, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
 	return func(i, n int, kb *bag.Batch) error {
 		for k, x := range xs[i : i+n] {
@@ -182,6 +187,7 @@ func intKeys(xs []int, fill func(int, []canon.Scalar) error) func(int, int, *bag
 	}
 }
 
+//go:noinline
 func int64Keys(xs []int64, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
 	return func(i, n int, kb *bag.Batch) error {
 		for k, x := range xs[i : i+n] {

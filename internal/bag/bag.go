@@ -69,10 +69,8 @@ type Array struct {
 // intern (see hashAll); seen is how many elements the check has interned
 // before them.
 func (a *Array) keys(ix *index, i, n, seen int) error {
-	hashed := true
 	switch {
 	case a.Keys != nil:
-		hashed = false
 		if err := a.Keys(i, n, &ix.kb); err != nil {
 			return err
 		}
@@ -85,7 +83,7 @@ func (a *Array) keys(ix *index, i, n, seen int) error {
 		}
 		ix.scalarKeys(buf)
 	}
-	ix.hashAll(n, seen, hashed)
+	ix.hashAll(n, seen)
 	return nil
 }
 

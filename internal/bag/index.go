@@ -13,24 +13,28 @@ import (
 	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
-// index numbers the distinct scalars of a check 0, 1, 2, ... in order of
-// first appearance, and keeps two counters per value for the engine. Two
-// elements get the same id exactly when their Scalars are ==, which canon
-// guarantees is RFC 8785 equality; nothing is formatted.
+// index numbers the distinct scalars of a check in order of first
+// appearance, and keeps two counters per value for the engine. Two
+// elements get the same value exactly when their Scalars are ==, which
+// canon guarantees is RFC 8785 equality; nothing is formatted. A value's
+// id is the next number (Difference, which indexes slices by it), or, in
+// an equality check, its first occurrence itself (countFirst), so that
+// the check keeps nothing but counts while it reads.
 //
 // Every value lives in one open-addressing table with linear probing,
 // instead of a Go map: a probe is a masked index and a compare of three
-// words in a loop over a batch of elements (internAll), with no call
-// through the runtime's generic map code, and the slot that matches also
-// holds the value's counters, so an element costs one random memory
-// access, whose cache miss overlaps its batch's others. A value is keyed by two words
-// and a tag (see key): a number by its bits (canon folds -0 into 0, and NaN
-// never reaches a Scalar), a string of at most 16 bytes by its bytes
-// themselves, so comparing it reads no string memory. A longer string is
-// keyed by its full hash and its ordinal in index.longs, and compared
-// there. Keys are hashed with keys drawn afresh for every check (see
-// hasher), so input chosen to collide costs its author a guess per check
-// rather than forcing the table into quadratic probing.
+// words in a loop over a batch of elements, with no call through the
+// runtime's generic map code, and the slot that matches also holds the
+// value's counters, so an element costs one random memory access, whose
+// cache miss, in a large table, overlaps its batch's others (hashAll). A
+// value is keyed by two words and a tag (see key, and Batch for the same
+// keys made from Go values): a number by its bits (canon folds -0 into 0,
+// and NaN never reaches a Scalar), a string of at most 16 bytes by its
+// bytes themselves, so comparing it reads no string memory. A longer
+// string is keyed by its full hash and its ordinal in index.longs, and
+// compared there. Keys are hashed with random keys drawn when the index
+// is made (see hasher), so input chosen to collide cannot be chosen in
+// advance, rather than forcing the table into quadratic probing.
 type index struct {
 	slots []slot
 	spare []slot // a copy of the table while it is rebuilt in place (see resize)
@@ -138,6 +142,7 @@ func newIndex(first int) *index {
 		ix = pool.Get().(*index)
 	}
 	ix.n, ix.used, ix.total, ix.limit = 0, 0, 0, 0
+	ix.kb.h = ix.h
 	if n := slotsFor(min(first, sample)); cap(ix.slots) >= n {
 		ix.slots = ix.slots[:n]
 		clear(ix.slots)
@@ -325,14 +330,14 @@ func (ix *index) key(s *canon.Scalar) (a, b uint64, tag uint32) {
 
 // A Batch is the keys of a batch of elements, as the engine interns them:
 // per element two words and a tag (see index.key), the key's hash, and for
-// a string longer than 16 bytes the string itself, whose hash the index
-// computes. A converter (Array.Keys) writes element j's key with the Set
+// a string longer than 16 bytes the string itself. A converter (Array.Keys) writes element j's key with the Set
 // methods, which accept exactly what canon's constructors accept, and key
 // a value exactly as index.key keys its Scalar, without building the
 // Scalar.
 type Batch struct {
 	k    [batch]key
 	long [batch]string // for a key of tag tagLong: its string
+	h    hasher        // the index's, so that the Set methods hash as they key
 }
 
 type key struct {
@@ -343,16 +348,17 @@ type key struct {
 // SetNull sets key j to the key of null.
 func (kb *Batch) SetNull(j int) {
 	k := &kb.k[uint(j)%batch]
-	k.a, k.b, k.tag = 0, 0, tagNull
+	k.a, k.b, k.tag, k.h = 0, 0, tagNull, kb.h.hash(0, 0, tagNull)
 }
 
 // SetBool sets key j to the key of a boolean.
 func (kb *Batch) SetBool(j int, v bool) {
 	k := &kb.k[uint(j)%batch]
-	k.a, k.b, k.tag = 0, 0, tagBool
+	var a uint64
 	if v {
-		k.a = 1
+		a = 1
 	}
+	k.a, k.b, k.tag, k.h = a, 0, tagBool, kb.h.hash(a, 0, tagBool)
 }
 
 // SetNumber sets key j to the key of the number f and returns true, or
@@ -362,7 +368,8 @@ func (kb *Batch) SetNumber(j int, f float64) bool {
 		return false
 	}
 	k := &kb.k[uint(j)%batch]
-	k.a, k.b, k.tag = math.Float64bits(f+0), 0, tagNum
+	a := math.Float64bits(f + 0)
+	k.a, k.b, k.tag, k.h = a, 0, tagNum, kb.h.hash(a, 0, tagNum)
 	return true
 }
 
@@ -379,7 +386,8 @@ func (kb *Batch) SetString(j int, s string) bool {
 		if !utf8.ValidString(s) {
 			return false
 		}
-		k.a, k.b, k.tag = 0, 0, tagLong
+		a := maphash.String(kb.h.seed, s)
+		k.a, k.b, k.tag, k.h = a, 0, tagLong, kb.h.hash(a, 0, tagLong)
 		kb.long[uint(j)%batch] = s
 		return true
 	}
@@ -387,18 +395,19 @@ func (kb *Batch) SetString(j int, s string) bool {
 	if (a|b)&ascii != 0 && !utf8.ValidString(s) {
 		return false
 	}
-	k.a, k.b, k.tag = a, b, tagStr+uint32(len(s))
+	tag := tagStr + uint32(len(s))
+	k.a, k.b, k.tag, k.h = a, b, tag, kb.h.hash(a, b, tag)
 	return true
 }
 
 // SetScalar sets key j to the key of s.
 func (kb *Batch) SetScalar(j int, s *canon.Scalar) {
-	if s.Kind() == canon.Number { // the commonest kind, without a call
-		k := &kb.k[uint(j)%batch]
-		k.a, k.b, k.tag = math.Float64bits(s.Float()), 0, tagNum
-		return
-	}
 	kb.setOther(j, s)
+	k := &kb.k[uint(j)%batch]
+	if k.tag == tagLong {
+		k.a = maphash.String(kb.h.seed, kb.long[uint(j)%batch])
+	}
+	k.h = kb.h.hash(k.a, k.b, k.tag)
 }
 
 func (kb *Batch) setOther(j int, s *canon.Scalar) {
@@ -415,6 +424,9 @@ func (kb *Batch) setOther(j int, s *canon.Scalar) {
 		k.tag = tagStr + uint32(len(str))
 	case canon.Bool:
 		kb.SetBool(j, s.Bool())
+	case canon.Number:
+		k := &kb.k[uint(j)%batch]
+		k.a, k.b, k.tag = math.Float64bits(s.Float()), 0, tagNum
 	default:
 		kb.SetNull(j)
 	}
@@ -426,7 +438,7 @@ func (kb *Batch) setOther(j int, s *canon.Scalar) {
 const touchSlots = 1 << 16
 
 // scalarKeys sets the first len(ss) keys of ix.kb to the keys of ss, with
-// their hashes (hashAll's work but the table's).
+// their hashes.
 func (ix *index) scalarKeys(ss []canon.Scalar) {
 	kb := ix.kb.k[:len(ss)]
 	h := ix.h // the keys in registers: the stores below could alias them
@@ -451,32 +463,20 @@ func (ix *index) scalarKeys(ss []canon.Scalar) {
 	}
 }
 
-// hashAll prepares the keys of a batch (ix.kb's first n) for
-// interning: it grows the table first if the batch could fill it past its
-// load, so that no insertion of the batch moves a slot, and computes every
-// key's hash (and a long string's word, its maphash), unless hashed says
-// scalarKeys did. seen is how many
-// elements the check has interned so far (for grow's guess).
+// hashAll prepares a batch of keys (ix.kb's first n, hashed as they were
+// set) for interning: it grows the table first if the batch could fill it
+// past its load, so that no insertion of the batch moves a slot. seen is
+// how many elements the check has interned so far (for grow's guess).
 //
 // For a large table it also touches the slot each probe sequence starts
 // at; those loads are independent of each other, so the processor overlaps
 // their cache misses instead of waiting for one at a time, and the probes
 // find their slots in the cache or on their way.
-func (ix *index) hashAll(n, seen int, hashed bool) {
+func (ix *index) hashAll(n, seen int) {
 	if (ix.used+n)*maxLoadDen > len(ix.slots)*maxLoadNum {
 		ix.grow(n, seen)
 	}
 	kb := ix.kb.k[:n]
-	if !hashed {
-		h := ix.h // the keys in registers: the stores below could alias them
-		for i := range kb {
-			k := &kb[i]
-			if k.tag == tagLong {
-				k.a = maphash.String(h.seed, ix.kb.long[i])
-			}
-			k.h = h.hash(k.a, k.b, k.tag)
-		}
-	}
 	if len(ix.slots) >= touchSlots {
 		mask := uint64(len(ix.slots) - 1)
 		var touched uint32
@@ -541,7 +541,7 @@ func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
 	}
 	if len(ix.slots) >= touchSlots {
 		ix.scalarKeys(ss)
-		ix.hashAll(len(ss), base, true)
+		ix.hashAll(len(ss), base)
 		return ix.countFirst(len(ss), base)
 	}
 	slots := ix.slots
@@ -645,7 +645,7 @@ func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, o
 	}
 	if len(ix.slots) >= touchSlots {
 		ix.scalarKeys(ss)
-		ix.hashAll(len(ss), pos, true)
+		ix.hashAll(len(ss), pos)
 		return ix.countSecond(len(ss), pos)
 	}
 	slots := ix.slots
@@ -712,7 +712,7 @@ func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, o
 // limits' counts, without a pass of its own over the slots.
 func (ix *index) internAll(ss []canon.Scalar, w int, ids []int32, pos, seen int) (fresh, first uint64, over int) {
 	ix.scalarKeys(ss)
-	ix.hashAll(len(ss), seen, true)
+	ix.hashAll(len(ss), seen)
 	return ix.internKeys(len(ss), w, ids, pos)
 }
 
@@ -876,14 +876,14 @@ func words(s string) (a, b uint64) {
 	return a, b
 }
 
-// A hasher hashes the keys of one check. Its keys are random and new for
-// every check, so which inputs collide cannot be known in advance, nor
-// learnt from one check and replayed on the next.
+// A hasher hashes the keys of an index. Its keys are random, drawn when the
+// index is made and kept for its life (as a Go map keeps its seed), so
+// which inputs collide cannot be known in advance.
 //
 // A key's two words and tag go through two rounds of a folded 64×64→128-bit
 // multiply (the mixing step of wyhash, which the Go runtime's own fallback
 // hash uses), keyed at each round. A string longer than 16 bytes is first
-// hashed to one word by hash/maphash under a seed made for the check.
+// hashed to one word by hash/maphash under a seed made with the keys.
 type hasher struct {
 	k    [4]uint64
 	seed maphash.Seed
