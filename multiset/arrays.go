@@ -171,6 +171,7 @@ func floatKeys(xs []float64, fill func(int, []canon.Scalar) error) func(int, int
 // intKeys is keys for integers: one that a double holds exactly is that
 // double (converted back, it is the integer again); any other goes through
 // fill (canon.IntScalar), which refuses it or decides.
+//
 //go:noinline
 func intKeys(xs []int, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
 	return func(i, n int, kb *bag.Batch) error {
