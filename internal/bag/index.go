@@ -292,12 +292,16 @@ func (ix *index) expect(n, maxDistinct int) { ix.total, ix.limit = n, maxDistinc
 // each doubling moving every value again. seen is how many elements of the
 // array were interned. Input whose values stop being new wastes at most
 // maxJump times the table doubling would keep: memory stays
-// O(distinct values).
+// O(distinct values). Within the capacity a reused index already has, the
+// jump is not capped: it allocates nothing.
 func (ix *index) grow(extra, seen int) {
 	n := 2 * len(ix.slots)
 	if ix.total > seen && seen > 0 {
-		want := min(ix.used*ix.total/seen, ix.limit)
-		n = max(n, min(slotsFor(want), maxJump*len(ix.slots)))
+		want := slotsFor(min(ix.used*ix.total/seen, ix.limit))
+		if want > cap(ix.slots) {
+			want = min(want, maxJump*len(ix.slots))
+		} // else the memory is held already (a kept index): only clearing it costs
+		n = max(n, want)
 	}
 	for (ix.used+extra)*maxLoadDen > n*maxLoadNum {
 		n *= 2
