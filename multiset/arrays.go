@@ -34,24 +34,10 @@ func array[T any](path string, xs []T) bag.Array {
 	}
 	switch xs := any(xs).(type) {
 	case []any:
+		a.Go.Any = xs // keyed by the engine
 		a.Fill = func(i int, dst []canon.Scalar) error {
 			for k := range dst {
-				var s canon.Scalar
-				var err error
-				// The commonest types first, with canon's constructors
-				// inlined; canon.Of reads the same types the same way.
-				switch x := xs[i+k].(type) {
-				case float64:
-					s, err = canon.NumberScalar(x)
-				case string:
-					s, err = canon.StringScalar(x)
-				case nil:
-					s = canon.NullScalar()
-				case bool:
-					s = canon.BoolScalar(x)
-				default:
-					s, err = canon.Of(x)
-				}
+				s, err := bag.AnyScalar(xs[i+k])
 				if err != nil {
 					return at(err, path, i+k)
 				}
@@ -63,12 +49,16 @@ func array[T any](path string, xs []T) bag.Array {
 		a.Scalars = xs // keyed in place
 		a.Fill = func(i int, dst []canon.Scalar) error { copy(dst, xs[i:]); return nil }
 	case []string:
+		a.Go.Strings = xs
 		a.Fill = fill(path, xs, canon.StringScalar)
 	case []int:
+		a.Go.Ints = xs
 		a.Fill = fill(path, xs, func(x int) (canon.Scalar, error) { return canon.IntScalar(int64(x)) })
 	case []int64:
+		a.Go.Int64s = xs
 		a.Fill = fill(path, xs, canon.IntScalar)
 	case []float64:
+		a.Go.Floats = xs
 		a.Fill = fill(path, xs, canon.NumberScalar)
 	case []json.Number:
 		a.Fill = fill(path, xs, func(x json.Number) (canon.Scalar, error) { return canon.ParseNumber(string(x)) })
@@ -85,134 +75,7 @@ func array[T any](path string, xs []T) bag.Array {
 			return nil
 		}
 	}
-	a.Keys = keys(xs, a.Fill)
 	return a
-}
-
-// keys returns a bag.Array's Keys for the slice types the engine keys
-// without building a canon.Scalar per element, or nil. Each element is
-// keyed as fill, the array's Fill, converts it: where a Set method refuses
-// an element, or its type is not one of the common ones, it goes through
-// fill itself (see slow), so the errors are Fill's.
-func keys[T any](xs []T, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
-	// Each case in a function of its own, not inlined here: the compiler
-	// inlines the Set methods into those functions' closures, not into a
-	// generic function's.
-	switch xs := any(xs).(type) {
-	case []any:
-		return anyKeys(xs, fill)
-	case []string:
-		return stringKeys(xs, fill)
-	case []float64:
-		return floatKeys(xs, fill)
-	case []int:
-		return intKeys(xs, fill)
-	case []int64:
-		return int64Keys(xs, fill)
-	}
-	return nil
-}
-
-//go:noinline
-func anyKeys(xs []any, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
-	return func(i, n int, kb *bag.Batch) error {
-		for k, x := range xs[i : i+n] {
-			ok := true
-			switch x := x.(type) {
-			case float64:
-				ok = kb.SetNumber(k, x)
-			case string:
-				ok = kb.SetString(k, x)
-			case nil:
-				kb.SetNull(k)
-			case bool:
-				kb.SetBool(k, x)
-			default:
-				ok = false
-			}
-			if !ok {
-				if err := slow(fill, i, k, kb); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-}
-
-//go:noinline
-func stringKeys(xs []string, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
-	return func(i, n int, kb *bag.Batch) error {
-		for k, x := range xs[i : i+n] {
-			if !kb.SetString(k, x) {
-				if err := slow(fill, i, k, kb); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-}
-
-//go:noinline
-func floatKeys(xs []float64, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
-	return func(i, n int, kb *bag.Batch) error {
-		for k, x := range xs[i : i+n] {
-			if !kb.SetNumber(k, x) {
-				if err := slow(fill, i, k, kb); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-}
-
-// intKeys is keys for integers: one that a double holds exactly is that
-// double (converted back, it is the integer again); any other goes through
-// fill (canon.IntScalar), which refuses it or decides.
-//
-//go:noinline
-func intKeys(xs []int, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
-	return func(i, n int, kb *bag.Batch) error {
-		for k, x := range xs[i : i+n] {
-			if f := float64(x); f < 1<<63 && int(f) == x {
-				kb.SetNumber(k, f)
-				continue
-			}
-			if err := slow(fill, i, k, kb); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-}
-
-//go:noinline
-func int64Keys(xs []int64, fill func(int, []canon.Scalar) error) func(int, int, *bag.Batch) error {
-	return func(i, n int, kb *bag.Batch) error {
-		for k, x := range xs[i : i+n] {
-			if f := float64(x); f < 1<<63 && int64(f) == x {
-				kb.SetNumber(k, f)
-				continue
-			}
-			if err := slow(fill, i, k, kb); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-}
-
-// slow keys element i+k, key k of kb, through fill: its conversion, or
-// its error.
-func slow(fill func(int, []canon.Scalar) error, i, k int, kb *bag.Batch) error {
-	var one [1]canon.Scalar
-	if err := fill(i+k, one[:]); err != nil {
-		return err
-	}
-	kb.SetScalar(k, &one[0])
-	return nil
 }
 
 // fill returns a bag.Array's Fill for a slice whose elements conv converts.

@@ -56,12 +56,10 @@ type Array struct {
 	// the engine keys where they are instead of converting them into its
 	// buffer; Fill must still convert them (for the rest of the engine).
 	Scalars []canon.Scalar
-	// Keys, when not nil, sets keys 0, 1, ..., n-1 of kb to the keys of
-	// the elements i, i+1, ..., i+n-1 (with Batch's Set methods), with
-	// Fill's errors: the engine's fast path for Go slices, which builds no
-	// canon.Scalar per element. Fill must still convert them (for the rest
-	// of the engine).
-	Keys func(i, n int, kb *Batch) error
+	// Go, when one of its slices is set, is the array's elements as a Go
+	// slice, which the engine keys itself (see GoSlice); Fill must still
+	// convert them (for the rest of the engine).
+	Go GoSlice
 }
 
 // keys sets the first n keys of ix.kb to the keys of the elements i, ...,
@@ -69,14 +67,11 @@ type Array struct {
 // intern (see hashAll); seen is how many elements the check has interned
 // before them.
 func (a *Array) keys(ix *index, i, n, seen int) error {
-	switch {
-	case a.Keys != nil:
-		if err := a.Keys(i, n, &ix.kb); err != nil {
-			return err
-		}
-	case a.Scalars != nil:
+	if a.Scalars != nil {
 		ix.scalarKeys(a.Scalars[i : i+n])
-	default:
+	} else if ok, err := a.Go.keys(&ix.kb, a.Path, i, n); err != nil {
+		return err
+	} else if !ok {
 		buf := ix.buf[:n]
 		if err := a.fill(i, buf); err != nil {
 			return err
@@ -336,7 +331,9 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 // is the order of ids: they are marked in a bitmap over the elements, and
 // each mismatch's place is the number of marks before its own.
 func (ix *index) mismatches(t *EqualityTally, src, claim *Array) {
-	marks := make([]uint64, (src.N+claim.N+63)/64)
+	words := (src.N + claim.N + 63) / 64
+	scratch := make([]uint64, 2*words) // one allocation: the marks, then the ranks
+	marks, before := scratch[:words], scratch[words:]
 	n := 0
 	for i := range ix.slots {
 		if sl := &ix.slots[i]; sl.tag != 0 && sl.n[0] != sl.n[1] {
@@ -344,10 +341,9 @@ func (ix *index) mismatches(t *EqualityTally, src, claim *Array) {
 			n++
 		}
 	}
-	before := make([]int32, len(marks)) // marks in the words before each
-	c := 0
+	c := 0 // before[w]: the marks in the words before w
 	for w, m := range marks {
-		before[w] = int32(c)
+		before[w] = uint64(c)
 		c += bits.OnesCount64(m)
 	}
 	// The paths are copied: the tally keeps no part of an Array (which
@@ -439,7 +435,8 @@ func (t *DifferenceTally) First() *DifferenceMismatch { return t.first }
 
 // Rebase makes Residuals read left and right from these arrays, which hold
 // the same elements as the checked ones (copies, say, that nobody else
-// changes), and drops the claimed residuals' arrays.
+// changes). It is for the tally of an invalid claim: a valid claim's is
+// shared.
 func (t *DifferenceTally) Rebase(l, r Array) {
 	t.arrays = DiffArrays{Left: l, Right: r}
 }
@@ -596,14 +593,23 @@ func Difference(lim Limits, arrays *DiffArrays) (*DifferenceTally, error) {
 			return nil, err
 		}
 	}
-	t := &DifferenceTally{arrays: *arrays, lim: lim}
-	for side := 0; side < 2 && t.first == nil; side++ {
+	var first *DifferenceMismatch
+	for side := 0; side < 2 && first == nil; side++ {
 		if differs[side] != nil {
-			t.first = d.walk(rem, side, differs[side])
+			first = d.walk(rem, side, differs[side])
 		}
 	}
-	return t, nil
+	if first == nil {
+		return &validDifference, nil // a valid claim's tally holds nothing: none is made
+	}
+	// Residuals reads left and right again; the claimed residuals are not
+	// kept.
+	return &DifferenceTally{arrays: DiffArrays{Left: arrays.Left, Right: arrays.Right}, lim: lim, first: first}, nil
 }
+
+// validDifference is the tally of every valid difference claim: it has no
+// discrepancy, and nothing changes it (Rebase is for invalid ones).
+var validDifference DifferenceTally
 
 // match reports whether the claimed residual of side equals the expected one, walking both at once without building either.
 // The expected residual's next elements are gathered a batch at a time,
