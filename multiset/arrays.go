@@ -34,24 +34,10 @@ func array[T any](path string, xs []T) bag.Array {
 	}
 	switch xs := any(xs).(type) {
 	case []any:
+		a.Go.Any = xs // keyed by the engine
 		a.Fill = func(i int, dst []canon.Scalar) error {
 			for k := range dst {
-				var s canon.Scalar
-				var err error
-				// The commonest types first, with canon's constructors
-				// inlined; canon.Of reads the same types the same way.
-				switch x := xs[i+k].(type) {
-				case float64:
-					s, err = canon.NumberScalar(x)
-				case string:
-					s, err = canon.StringScalar(x)
-				case nil:
-					s = canon.NullScalar()
-				case bool:
-					s = canon.BoolScalar(x)
-				default:
-					s, err = canon.Of(x)
-				}
+				s, err := bag.AnyScalar(xs[i+k])
 				if err != nil {
 					return at(err, path, i+k)
 				}
@@ -60,14 +46,19 @@ func array[T any](path string, xs []T) bag.Array {
 			return nil
 		}
 	case []canon.Scalar:
+		a.Scalars = xs // keyed in place
 		a.Fill = func(i int, dst []canon.Scalar) error { copy(dst, xs[i:]); return nil }
 	case []string:
+		a.Go.Strings = xs
 		a.Fill = fill(path, xs, canon.StringScalar)
 	case []int:
+		a.Go.Ints = xs
 		a.Fill = fill(path, xs, func(x int) (canon.Scalar, error) { return canon.IntScalar(int64(x)) })
 	case []int64:
+		a.Go.Int64s = xs
 		a.Fill = fill(path, xs, canon.IntScalar)
 	case []float64:
+		a.Go.Floats = xs
 		a.Fill = fill(path, xs, canon.NumberScalar)
 	case []json.Number:
 		a.Fill = fill(path, xs, func(x json.Number) (canon.Scalar, error) { return canon.ParseNumber(string(x)) })

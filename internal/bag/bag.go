@@ -52,6 +52,34 @@ type Array struct {
 	// fill) instead of through Fill: a closure per array would be the only
 	// allocation a small document's check makes outside its result.
 	Elems []jsontape.Elem
+	// Scalars, when not nil, are the array's elements themselves, which
+	// the engine keys where they are instead of converting them into its
+	// buffer; Fill must still convert them (for the rest of the engine).
+	Scalars []canon.Scalar
+	// Go, when one of its slices is set, is the array's elements as a Go
+	// slice, which the engine keys itself (see GoSlice); Fill must still
+	// convert them (for the rest of the engine).
+	Go GoSlice
+}
+
+// keys sets the first n keys of ix.kb to the keys of the elements i, ...,
+// i+n-1 of a (the first conversion error, if any, is returned), ready to
+// intern (see hashAll); seen is how many elements the check has interned
+// before them.
+func (a *Array) keys(ix *index, i, n, seen int) error {
+	if a.Scalars != nil {
+		ix.scalarKeys(a.Scalars[i : i+n])
+	} else if ok, err := a.Go.keys(&ix.kb, a.Path, i, n); err != nil {
+		return err
+	} else if !ok {
+		buf := ix.buf[:n]
+		if err := a.fill(i, buf); err != nil {
+			return err
+		}
+		ix.scalarKeys(buf)
+	}
+	ix.hashAll(n, seen)
+	return nil
 }
 
 // fill converts the elements i, i+1, ... of a into dst: Fill's contract.
@@ -221,62 +249,65 @@ func (t *EqualityTally) Len() int { return len(t.mismatches) }
 //
 // A value's two counts live in its slot of the index (n[0] for source, n[1]
 // for claim), and the claim's surplus occurrences are counted as it is
-// read, so a valid claim is known without a pass over the values; the
-// per-value counts are gathered only for an invalid one.
+// read, so a valid claim is known without a pass over the values. While
+// the counts are taken nothing else is kept: a value's id is its first
+// occurrence (countFirst), so no list of first occurrences is built. Only
+// for an invalid claim are the mismatches gathered, from the slots, and
+// put in the contract's order by their first occurrences.
 func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	if err := itemsError(src, lim); err != nil {
 		return nil, err
 	}
 	ix := newIndex(src.N)
 	defer ix.release()
-	// first is the index's scratch, with room for the sample at least, as
-	// the table has, so that it does not double its way up from nothing.
-	first := ix.origin[:0]
-	if cap(first) < min(src.N, sample) {
-		first = make([]int32, 0, min(src.N, sample))
-	}
-	buf := &ix.buf // a local array would escape: Fill is called through a func value
+	ix.expect(src.N, lim.MaxDistinct)
 	for i := 0; i < src.N; i += batch {
-		chunk := buf[:min(batch, src.N-i)]
-		if err := src.fill(i, chunk); err != nil {
-			return nil, err
-		}
 		if i == sample && src.N > 2*sample {
-			if want := ix.reserve(src.N, lim.MaxDistinct); want > cap(first) {
-				first = append(make([]int32, 0, want), first...)
-			}
+			ix.reserve(src.N, lim.MaxDistinct)
 		}
-		fresh, _, _ := ix.internAll(chunk, 0, nil)
-		for ; fresh != 0; fresh &= fresh - 1 {
-			k := bits.TrailingZeros64(fresh)
-			if len(first) == lim.MaxDistinct {
-				if err := rest(src, i+k+1); err != nil {
-					return nil, err
-				}
-				return nil, distinctError(src, lim)
+		n := min(batch, src.N-i)
+		before := int(ix.n)
+		var fresh uint64
+		if src.Scalars != nil {
+			fresh = ix.countFirstScalars(src.Scalars[i:i+n], i)
+		} else {
+			if err := src.keys(ix, i, n, i); err != nil {
+				return nil, err
 			}
-			first = append(first, int32(i+k))
+			fresh = ix.countFirst(n, i)
+		}
+		if int(ix.n) > lim.MaxDistinct {
+			// Every value new to the index is new to source.
+			k := past(fresh, before, lim.MaxDistinct)
+			if err := rest(src, i+k+1); err != nil {
+				return nil, err
+			}
+			return nil, distinctError(src, lim)
 		}
 	}
 	if err := itemsError(claim, lim); err != nil {
 		return nil, err
 	}
-	nsrc := len(first)
+	ix.expect(0, 0) // a value new in claim is a mismatch: no guessing
 	// A claim element that finds its value's count in claim already at its
 	// count in source is one too many; with none such, and as many elements
-	// as source, every count agrees.
+	// as source, every count agrees. A claim value's id is src.N plus its
+	// first index in claim, after every id of source.
 	over := 0
 	distinct := 0 // distinct values of claim
 	for j := 0; j < claim.N; j += batch {
-		chunk := buf[:min(batch, claim.N-j)]
-		if err := claim.fill(j, chunk); err != nil {
-			return nil, err
+		n := min(batch, claim.N-j)
+		var firsts uint64
+		var o int
+		if claim.Scalars != nil {
+			firsts, o = ix.countSecondScalars(claim.Scalars[j:j+n], src.N+j)
+		} else {
+			if err := claim.keys(ix, j, n, src.N+j); err != nil {
+				return nil, err
+			}
+			firsts, o = ix.countSecond(n, src.N+j)
 		}
-		fresh, firsts, o := ix.internAll(chunk, 1, nil)
 		over += o
-		for ; fresh != 0; fresh &= fresh - 1 {
-			first = append(first, int32(j+bits.TrailingZeros64(fresh)))
-		}
 		if k := past(firsts, distinct, lim.MaxDistinct); k >= 0 {
 			if err := rest(claim, j+k+1); err != nil {
 				return nil, err
@@ -287,43 +318,60 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	}
 	t := &EqualityTally{}
 	if over == 0 && src.N == claim.N {
-		ix.origin = first[:0] // back to the pool: a valid tally needs no first occurrences
 		return t, nil
 	}
-	ix.origin = first[:0]
-	// The counts of every value, by id, from the slots; then each mismatch
-	// with its value converted once more, from its first occurrence, while
-	// the arrays are still the ones checked.
-	count := make([]int32, 2*len(first))
-	for i := range ix.slots {
-		if sl := &ix.slots[i]; sl.tag != 0 {
-			count[2*sl.id], count[2*sl.id+1] = sl.n[0], sl.n[1]
-		}
-	}
+	ix.mismatches(t, src, claim)
+	return t, nil
+}
+
+// mismatches sets t's mismatches: every value whose two counts differ,
+// with its value converted once more, from its first occurrence, while the
+// arrays are still the ones checked. A slot's id is its first occurrence
+// (in source, or src.N plus its index in claim), so the contract's order
+// is the order of ids: they are marked in a bitmap over the elements, and
+// each mismatch's place is the number of marks before its own.
+func (ix *index) mismatches(t *EqualityTally, src, claim *Array) {
+	words := (src.N + claim.N + 63) / 64
+	scratch := make([]uint64, 2*words) // one allocation: the marks, then the ranks
+	marks, before := scratch[:words], scratch[words:]
 	n := 0
-	for id := range first {
-		if count[2*id] != count[2*id+1] {
+	for i := range ix.slots {
+		if sl := &ix.slots[i]; sl.tag != 0 && sl.n[0] != sl.n[1] {
+			marks[sl.id/64] |= 1 << (sl.id % 64)
 			n++
 		}
+	}
+	c := 0 // before[w]: the marks in the words before w
+	for w, m := range marks {
+		before[w] = uint64(c)
+		c += bits.OnesCount64(m)
 	}
 	// The paths are copied: the tally keeps no part of an Array (which
 	// would make every check's Arrays escape to the heap).
 	t.paths = [2]string{strings.Clone(src.Path), strings.Clone(claim.Path)}
-	t.mismatches = make([]mismatch, 0, n)
-	one := make([]canon.Scalar, 1) // one buffer for every conversion below
-	for id := range first {
-		if count[2*id] == count[2*id+1] {
+	t.mismatches = make([]mismatch, n)
+	for i := range ix.slots {
+		sl := &ix.slots[i]
+		if sl.tag == 0 || sl.n[0] == sl.n[1] {
 			continue
 		}
-		from := claim
-		if id < nsrc {
-			from = src
+		w, b := sl.id/64, sl.id%64
+		m := &t.mismatches[int(before[w])+bits.OnesCount64(marks[w]&(1<<b-1))]
+		m.first, m.inClaim, m.expected, m.actual = sl.id, false, sl.n[0], sl.n[1]
+		if int(sl.id) >= src.N {
+			m.first, m.inClaim = sl.id-int32(src.N), true
 		}
-		from.fill(int(first[id]), one) // it converted without error before
-		t.mismatches = append(t.mismatches, mismatch{value: one[0], first: first[id], inClaim: id >= nsrc,
-			expected: count[2*id], actual: count[2*id+1]})
 	}
-	return t, nil
+	one := make([]canon.Scalar, 1) // one buffer for every conversion below
+	for k := range t.mismatches {
+		m := &t.mismatches[k]
+		from := src
+		if m.inClaim {
+			from = claim
+		}
+		from.fill(int(m.first), one) // it converted without error before
+		m.value = one[0]
+	}
 }
 
 // DifferenceMismatch is the first differing index of a claimed residual.
@@ -387,7 +435,8 @@ func (t *DifferenceTally) First() *DifferenceMismatch { return t.first }
 
 // Rebase makes Residuals read left and right from these arrays, which hold
 // the same elements as the checked ones (copies, say, that nobody else
-// changes), and drops the claimed residuals' arrays.
+// changes). It is for the tally of an invalid claim: a valid claim's is
+// shared.
 func (t *DifferenceTally) Rebase(l, r Array) {
 	t.arrays = DiffArrays{Left: l, Right: r}
 }
@@ -449,19 +498,23 @@ func (d *diff) readBase(side int, lim Limits) error {
 // the contract's order: its first bad element, then max_distinct.
 func (d *diff) read(k int, lim Limits, w int, ids []int32) error {
 	a, ix := d.arrays.array(k), d.ix
-	buf := &ix.buf
+	if k == left {
+		ix.expect(a.N, lim.MaxDistinct)
+	} else {
+		ix.expect(0, 0)
+	}
 	distinct := 0
 	for i := 0; i < a.N; i += batch {
-		chunk := buf[:min(batch, a.N-i)]
-		if err := a.fill(i, chunk); err != nil {
-			return err
-		}
 		if k == left && i == sample && a.N > 2*sample {
 			if want := ix.reserve(a.N, lim.MaxDistinct); want > cap(d.origin) {
 				d.origin = append(make([]int32, 0, want), d.origin...)
 			}
 		}
-		fresh, firsts, _ := ix.internAll(chunk, w, ids[i:])
+		n := min(batch, a.N-i)
+		if err := a.keys(ix, i, n, i); err != nil {
+			return err
+		}
+		fresh, firsts, _ := ix.internKeys(n, w, ids[i:], -1)
 		for ; fresh != 0; fresh &= fresh - 1 {
 			d.origin = append(d.origin, int32(i+bits.TrailingZeros64(fresh)))
 		}
@@ -540,14 +593,23 @@ func Difference(lim Limits, arrays *DiffArrays) (*DifferenceTally, error) {
 			return nil, err
 		}
 	}
-	t := &DifferenceTally{arrays: *arrays, lim: lim}
-	for side := 0; side < 2 && t.first == nil; side++ {
+	var first *DifferenceMismatch
+	for side := 0; side < 2 && first == nil; side++ {
 		if differs[side] != nil {
-			t.first = d.walk(rem, side, differs[side])
+			first = d.walk(rem, side, differs[side])
 		}
 	}
-	return t, nil
+	if first == nil {
+		return &validDifference, nil // a valid claim's tally holds nothing: none is made
+	}
+	// Residuals reads left and right again; the claimed residuals are not
+	// kept.
+	return &DifferenceTally{arrays: DiffArrays{Left: arrays.Left, Right: arrays.Right}, lim: lim, first: first}, nil
 }
+
+// validDifference is the tally of every valid difference claim: it has no
+// discrepancy, and nothing changes it (Rebase is for invalid ones).
+var validDifference DifferenceTally
 
 // match reports whether the claimed residual of side equals the expected one, walking both at once without building either.
 // The expected residual's next elements are gathered a batch at a time,

@@ -6,29 +6,35 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"sync"
+	"unicode/utf8"
+	"weak"
 
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
-// index numbers the distinct scalars of a check 0, 1, 2, ... in order of
-// first appearance, and keeps two counters per value for the engine. Two
-// elements get the same id exactly when their Scalars are ==, which canon
-// guarantees is RFC 8785 equality; nothing is formatted.
+// index numbers the distinct scalars of a check in order of first
+// appearance, and keeps two counters per value for the engine. Two
+// elements get the same value exactly when their Scalars are ==, which
+// canon guarantees is RFC 8785 equality; nothing is formatted. A value's
+// id is the next number (Difference, which indexes slices by it), or, in
+// an equality check, its first occurrence itself (countFirst), so that
+// the check keeps nothing but counts while it reads.
 //
 // Every value lives in one open-addressing table with linear probing,
 // instead of a Go map: a probe is a masked index and a compare of three
-// words in a loop over a batch of elements (internAll), with no call
-// through the runtime's generic map code, and the slot that matches also
-// holds the value's counters, so an element costs one random memory
-// access, whose cache miss overlaps its batch's others. A value is keyed by two words
-// and a tag (see key): a number by its bits (canon folds -0 into 0, and NaN
-// never reaches a Scalar), a string of at most 16 bytes by its bytes
-// themselves, so comparing it reads no string memory. A longer string is
-// keyed by its full hash and its ordinal in index.longs, and compared
-// there. Keys are hashed with keys drawn afresh for every check (see
-// hasher), so input chosen to collide costs its author a guess per check
-// rather than forcing the table into quadratic probing.
+// words in a loop over a batch of elements, with no call through the
+// runtime's generic map code, and the slot that matches also holds the
+// value's counters, so an element costs one random memory access, whose
+// cache miss, in a large table, overlaps its batch's others (hashAll). A
+// value is keyed by two words and a tag (see key, and Batch for the same
+// keys made from Go values): a number by its bits (canon folds -0 into 0,
+// and NaN never reaches a Scalar), a string of at most 16 bytes by its
+// bytes themselves, so comparing it reads no string memory. A longer
+// string is keyed by its full hash and its ordinal in index.longs, and
+// compared there. Keys are hashed with random keys drawn when the index
+// is made (see hasher), so input chosen to collide cannot be chosen in
+// advance, rather than forcing the table into quadratic probing.
 type index struct {
 	slots []slot
 	spare []slot // a copy of the table while it is rebuilt in place (see resize)
@@ -37,7 +43,12 @@ type index struct {
 	n     int32    // ids given
 	h     hasher
 
-	touched uint32 // what internAll read, kept so that its loads stay
+	touched uint32 // what keys read, kept so that its loads stay
+	kb      Batch  // the keys of a batch; its long strings are the input's
+
+	// What grow's guess reads (see expect): the elements of the array being
+	// interned, and the most distinct values it may have.
+	total, limit int
 
 	// Scratch for the engine, kept with the index between checks: per id,
 	// its first occurrence (Equality, Difference); per element of left and
@@ -78,7 +89,8 @@ type slot struct {
 }
 
 // The tags of the key kinds. A short string's tag is tagStr plus its
-// length, so "a" and "a\x00" (the same words) differ.
+// length, so "a" and "a\x00" (the same words) differ. Null's, Bool's and
+// Number's are tagNull plus their canon.Kind (see scalarKeys).
 const (
 	tagNull  = 1
 	tagBool  = 2
@@ -116,10 +128,21 @@ func slotsFor(n int) int {
 // the sample, or the whole array if shorter.
 //
 // Indexes are reused (see pool): release puts one back when its check is
-// done. A reused index gets new hash keys, an emptied table and no strings.
+// done. A reused index keeps its hash keys (see pool) and gets an emptied
+// table and no strings.
 func newIndex(first int) *index {
-	ix := pool.Get().(*index)
-	ix.n, ix.used = 0, 0
+	var ix *index
+	if first > hugeItems {
+		ix = takeHuge()
+	}
+	if ix == nil && first > bigItems {
+		ix = bigPool.Get().(*index)
+	}
+	if ix == nil {
+		ix = pool.Get().(*index)
+	}
+	ix.n, ix.used, ix.total, ix.limit = 0, 0, 0, 0
+	ix.kb.h = ix.h
 	if n := slotsFor(min(first, sample)); cap(ix.slots) >= n {
 		ix.slots = ix.slots[:n]
 		clear(ix.slots)
@@ -129,33 +152,99 @@ func newIndex(first int) *index {
 	return ix
 }
 
-// pool holds the indexes of finished checks. A check allocates its table
-// afresh otherwise, and for small checks, the commonest, allocating and
-// zeroing fresh memory (and collecting it after) costs more than the check.
+// The pools hold the indexes of finished checks. A check allocates its
+// table afresh otherwise, and for small checks, the commonest, allocating and
+// zeroing fresh memory (and collecting it after) costs more than the check;
+// for large ones, allocating means a garbage collection every few checks.
 //
 // An index draws its hash keys once, when it is made: a kept index keeps
 // them, as a Go map keeps its seed for its life. Drawing them for every
 // check (a seed and four random words) was a tenth of a small check.
-var pool = sync.Pool{New: func() any { return &index{h: newHasher()} }}
+//
+// Checks whose first array has more than bigItems elements take their
+// index from bigPool, the others from pool, so that a small check does not
+// take (and a large one does not miss) a large table. What the pools hold
+// while idle is bounded per index (maxPooled slots, their spare copy, and
+// maxPooledScratch entries of each scratch slice: at most 12 MiB of table
+// and 4 MiB of scratch), by the number of checks that ran at once, and in
+// time: a sync.Pool drops what was not taken again within two garbage
+// collections.
+var (
+	pool    = sync.Pool{New: func() any { return &index{h: newHasher()} }}
+	bigPool = sync.Pool{New: func() any { return &index{h: newHasher()} }}
+)
 
-// maxPooled is the largest table (in slots, 2 MiB) release keeps: a check
-// with more distinct values allocates its own.
-const maxPooled = 1 << 16
+// bigItems is the length of a first array above which a check takes its
+// index from bigPool: its table may outgrow maxSmallPooled slots.
+const bigItems = maxSmallPooled * maxLoadNum / maxLoadDen / 2
+
+// maxSmallPooled is the table size (in slots, 2 MiB) above which an
+// index goes back to bigPool.
+const maxSmallPooled = 1 << 16
+
+// maxPooled is the largest table (in slots, 8 MiB) release keeps: room for
+// 196,608 distinct values, a check of 10^5 items in each array that are all
+// distinct. A check with more distinct values allocates its own table: at
+// 2^21 slots (10^6 distinct values) a kept table would be 64 MiB held idle.
+const maxPooled = 1 << 18
 
 // maxPooledScratch is the largest scratch slice (in entries, 1 MiB) release
 // keeps.
 const maxPooledScratch = 1 << 18
 
-// release returns ix to the pool; ix must not be used after. The long
+// release returns ix to its pool; ix must not be used after. The long
 // strings are dropped so that the pool keeps no input alive.
 func (ix *index) release() {
-	if cap(ix.slots) > maxPooled || max(cap(ix.origin), cap(ix.ids[0]), cap(ix.ids[1]), cap(ix.rem)) > maxPooledScratch {
+	if cap(ix.slots) > maxHuge || max(cap(ix.origin), cap(ix.ids[0]), cap(ix.ids[1]), cap(ix.rem)) > maxPooledScratch {
 		return
 	}
 	clear(ix.longs)
 	ix.longs = ix.longs[:0]
 	ix.buf = [batch]canon.Scalar{} // its strings are the input's
-	pool.Put(ix)
+	ix.kb.long = [batch]string{}
+	switch {
+	case cap(ix.slots) > maxPooled:
+		keepHuge(ix)
+	case cap(ix.slots) > maxSmallPooled:
+		bigPool.Put(ix)
+	default:
+		pool.Put(ix)
+	}
+}
+
+// A check with more distinct values than a pooled table holds allocates
+// tens of megabytes, and at 10^6 items that meant a garbage collection on
+// most checks, a quarter of their time (the collector scans the input
+// too). So one such index, the last released, is kept, through a weak
+// pointer: the next check of more than hugeItems items takes it, and the
+// next garbage collection, if it comes first, frees it. What is held idle
+// is bounded by one table of maxHuge slots (64 MiB, room for 1,572,864
+// distinct values) and its spare copy, for as long as the process
+// allocates too little to start a collection.
+var (
+	hugeMu   sync.Mutex
+	hugeKept weak.Pointer[index]
+)
+
+// maxHuge is the largest table (in slots) keepHuge keeps.
+const maxHuge = 1 << 21
+
+// hugeItems is the length of a first array above which a check looks for
+// the kept huge index first.
+const hugeItems = maxPooled * maxLoadNum / maxLoadDen / 2
+
+func takeHuge() *index {
+	hugeMu.Lock()
+	defer hugeMu.Unlock()
+	ix := hugeKept.Value()
+	hugeKept = weak.Pointer[index]{}
+	return ix
+}
+
+func keepHuge(ix *index) {
+	hugeMu.Lock()
+	defer hugeMu.Unlock()
+	hugeKept = weak.Make(ix)
 }
 
 // sample is how many elements of the first array are interned before the
@@ -185,6 +274,41 @@ func (ix *index) reserve(n, maxDistinct int) int {
 	return want
 }
 
+// maxJump is the most a table grows by at once (see grow): a guess that
+// turns out wrong costs at most this many times the slots that doubling
+// would have made.
+const maxJump = 8
+
+// expect tells grow's guess that the array now interned has n elements and
+// at most maxDistinct distinct values; n 0 (the default) makes the table
+// only double.
+func (ix *index) expect(n, maxDistinct int) { ix.total, ix.limit = n, maxDistinct }
+
+// grow makes room for extra more values. When the array being interned
+// has been mostly new values so far, it will probably go on that way: the
+// table jumps to the size that holds the values the rest of the array
+// would add at the same rate (at most max_distinct of them, and at most
+// maxJump times the current size), instead of doubling its way there,
+// each doubling moving every value again. seen is how many elements of the
+// array were interned. Input whose values stop being new wastes at most
+// maxJump times the table doubling would keep: memory stays
+// O(distinct values). Within the capacity a reused index already has, the
+// jump is not capped: it allocates nothing.
+func (ix *index) grow(extra, seen int) {
+	n := 2 * len(ix.slots)
+	if ix.total > seen && seen > 0 {
+		want := slotsFor(min(ix.used*ix.total/seen, ix.limit))
+		if want > cap(ix.slots) {
+			want = min(want, maxJump*len(ix.slots))
+		} // else the memory is held already (a kept index): only clearing it costs
+		n = max(n, want)
+	}
+	for (ix.used+extra)*maxLoadDen > n*maxLoadNum {
+		n *= 2
+	}
+	ix.resize(n)
+}
+
 // key returns the key of s: the two words and the tag that identify it in
 // the table. A long string's words are its hash and 0; its ordinal is
 // compared separately (see internLong).
@@ -208,10 +332,379 @@ func (ix *index) key(s *canon.Scalar) (a, b uint64, tag uint32) {
 	return 0, 0, tagNull
 }
 
+// A Batch is the keys of a batch of elements, as the engine interns them:
+// per element two words and a tag (see index.key), the key's hash, and for
+// a string longer than 16 bytes the string itself. A converter (Array.Keys) writes element j's key with the Set
+// methods, which accept exactly what canon's constructors accept, and key
+// a value exactly as index.key keys its Scalar, without building the
+// Scalar.
+type Batch struct {
+	k    [batch]key
+	long [batch]string // for a key of tag tagLong: its string
+	h    hasher        // the index's, so that the Set methods hash as they key
+}
+
+type key struct {
+	a, b, h uint64
+	tag     uint32
+}
+
+// SetNull sets key j to the key of null.
+func (kb *Batch) SetNull(j int) {
+	k := &kb.k[uint(j)%batch]
+	k.a, k.b, k.tag, k.h = 0, 0, tagNull, kb.h.hash(0, 0, tagNull)
+}
+
+// SetBool sets key j to the key of a boolean.
+func (kb *Batch) SetBool(j int, v bool) {
+	k := &kb.k[uint(j)%batch]
+	var a uint64
+	if v {
+		a = 1
+	}
+	k.a, k.b, k.tag, k.h = a, 0, tagBool, kb.h.hash(a, 0, tagBool)
+}
+
+// SetNumber sets key j to the key of the number f and returns true, or
+// returns false when f is not finite (canon.NumberScalar's error). -0 is 0.
+func (kb *Batch) SetNumber(j int, f float64) bool {
+	if f-f != 0 {
+		return false
+	}
+	k := &kb.k[uint(j)%batch]
+	a := math.Float64bits(f + 0)
+	k.a, k.b, k.tag, k.h = a, 0, tagNum, kb.h.hash(a, 0, tagNum)
+	return true
+}
+
+// ascii has the high bit of every byte set.
+const ascii = 0x8080808080808080
+
+// SetString sets key j to the key of the string s and returns true, or
+// returns false when s is not valid UTF-8 (canon.StringScalar's error). A
+// string of at most 16 bytes is checked from the words of its key: ASCII,
+// the commonest, costs no call.
+func (kb *Batch) SetString(j int, s string) bool {
+	k := &kb.k[uint(j)%batch]
+	if len(s) > shortStr {
+		if !utf8.ValidString(s) {
+			return false
+		}
+		a := maphash.String(kb.h.seed, s)
+		k.a, k.b, k.tag, k.h = a, 0, tagLong, kb.h.hash(a, 0, tagLong)
+		kb.long[uint(j)%batch] = s
+		return true
+	}
+	a, b := words(s)
+	if (a|b)&ascii != 0 && !utf8.ValidString(s) {
+		return false
+	}
+	tag := tagStr + uint32(len(s))
+	k.a, k.b, k.tag, k.h = a, b, tag, kb.h.hash(a, b, tag)
+	return true
+}
+
+// SetScalar sets key j to the key of s.
+func (kb *Batch) SetScalar(j int, s *canon.Scalar) {
+	kb.setOther(j, s)
+	k := &kb.k[uint(j)%batch]
+	if k.tag == tagLong {
+		k.a = maphash.String(kb.h.seed, kb.long[uint(j)%batch])
+	}
+	k.h = kb.h.hash(k.a, k.b, k.tag)
+}
+
+func (kb *Batch) setOther(j int, s *canon.Scalar) {
+	switch s.Kind() {
+	case canon.String:
+		str := s.Str()
+		k := &kb.k[uint(j)%batch]
+		if len(str) > shortStr {
+			k.a, k.b, k.tag = 0, 0, tagLong
+			kb.long[uint(j)%batch] = str
+			return
+		}
+		k.a, k.b = words(str)
+		k.tag = tagStr + uint32(len(str))
+	case canon.Bool:
+		kb.SetBool(j, s.Bool())
+	case canon.Number:
+		k := &kb.k[uint(j)%batch]
+		k.a, k.b, k.tag = math.Float64bits(s.Float()), 0, tagNum
+	default:
+		kb.SetNull(j)
+	}
+}
+
+// touchSlots is the smallest table (in slots, 2 MiB) whose slots the first
+// pass of a batch touches ahead of the probes: a smaller one stays in the
+// level-2 cache, where a load ahead only costs its instructions.
+const touchSlots = 1 << 16
+
+// scalarKeys sets the first len(ss) keys of ix.kb to the keys of ss, with
+// their hashes.
+func (ix *index) scalarKeys(ss []canon.Scalar) {
+	kb := ix.kb.k[:len(ss)]
+	h := ix.h // the keys in registers: the stores below could alias them
+	for i := range kb {
+		k, s := &kb[i], &ss[i]
+		if kind := s.Kind(); kind != canon.String {
+			// Null, a boolean or a number, without a branch on which: a
+			// branch on a kind that varies at random is mispredicted
+			// about half the time.
+			var t uint64
+			if s.Bool() {
+				t = 1
+			}
+			k.a, k.b, k.tag = math.Float64bits(s.Float())|t, 0, uint32(kind)+tagNull
+		} else {
+			k.a, k.b, k.tag = ix.key(s)
+			if k.tag == tagLong {
+				ix.kb.long[i] = s.Str()
+			}
+		}
+		k.h = h.hash(k.a, k.b, k.tag)
+	}
+}
+
+// hashAll prepares a batch of keys (ix.kb's first n, hashed as they were
+// set) for interning: it grows the table first if the batch could fill it
+// past its load, so that no insertion of the batch moves a slot. seen is
+// how many elements the check has interned so far (for grow's guess).
+//
+// For a large table it also touches the slot each probe sequence starts
+// at; those loads are independent of each other, so the processor overlaps
+// their cache misses instead of waiting for one at a time, and the probes
+// find their slots in the cache or on their way.
+func (ix *index) hashAll(n, seen int) {
+	if (ix.used+n)*maxLoadDen > len(ix.slots)*maxLoadNum {
+		ix.grow(n, seen)
+	}
+	kb := ix.kb.k[:n]
+	if len(ix.slots) >= touchSlots {
+		mask := uint64(len(ix.slots) - 1)
+		var touched uint32
+		for i := range kb {
+			touched += ix.slots[kb[i].h&mask].tag
+		}
+		ix.touched = touched
+	}
+}
+
+// The loops below probe inline, each the same way: a call per element
+// costs a tenth of its time. Every batch went through keys first, so an
+// insertion never grows the table.
+
+// countFirst interns the first n keys of ix.kb (through hashAll), of
+// the elements base, base+1, ... of the first array of an equality check,
+// and counts each in counter 0 of its value's slot. A new value's id is
+// not the next number but its element's index: its first occurrence, so
+// that the check keeps no list of them (see Equality). Bit i of the
+// result is set when key i was new.
+func (ix *index) countFirst(n, base int) (fresh uint64) {
+	kb := ix.kb.k[:n]
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	for i := range kb {
+		k := &kb[i]
+		var sl *slot
+		if k.tag == tagLong {
+			var isNew bool
+			if sl, isNew = ix.internLong(k.a, ix.kb.long[i], true); isNew {
+				sl.id = int32(base + i)
+				fresh |= 1 << i
+			}
+		} else {
+			for j := k.h & mask; ; j = (j + 1) & mask {
+				sl = &slots[j]
+				if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
+					break
+				}
+				if sl.tag == 0 {
+					*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(base + i)}
+					ix.n++
+					ix.used++
+					fresh |= 1 << i
+					break
+				}
+			}
+		}
+		sl.n[0]++
+	}
+	return fresh
+}
+
+// countFirstScalars is scalarKeys, hashAll and countFirst for a batch of
+// scalars read in place, in one loop where the table is small enough that
+// touching its slots ahead gains nothing: an element's key goes from its
+// Scalar to its probe in registers, without a store and a load through
+// ix.kb.
+func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
+	if (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
+		ix.grow(len(ss), base)
+	}
+	if len(ix.slots) >= touchSlots {
+		ix.scalarKeys(ss)
+		ix.hashAll(len(ss), base)
+		return ix.countFirst(len(ss), base)
+	}
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	h := ix.h
+	for i := range ss {
+		s := &ss[i]
+		var sl *slot
+		if kind := s.Kind(); kind != canon.String {
+			var t uint64
+			if s.Bool() {
+				t = 1
+			}
+			a, tag := math.Float64bits(s.Float())|t, uint32(kind)+tagNull
+			for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
+				sl = &slots[j]
+				if sl.a == a && sl.b == 0 && sl.tag == tag {
+					break
+				}
+				if sl.tag == 0 {
+					*sl = slot{a: a, tag: tag, id: int32(base + i)}
+					ix.n++
+					ix.used++
+					fresh |= 1 << i
+					break
+				}
+			}
+		} else {
+			a, b, tag := ix.key(s)
+			if tag == tagLong {
+				var isNew bool
+				if sl, isNew = ix.internLong(a, s.Str(), true); isNew {
+					sl.id = int32(base + i)
+					fresh |= 1 << i
+				}
+			} else {
+				for j := h.hash(a, b, tag) & mask; ; j = (j + 1) & mask {
+					sl = &slots[j]
+					if sl.a == a && sl.b == b && sl.tag == tag {
+						break
+					}
+					if sl.tag == 0 {
+						*sl = slot{a: a, b: b, tag: tag, id: int32(base + i)}
+						ix.n++
+						ix.used++
+						fresh |= 1 << i
+						break
+					}
+				}
+			}
+		}
+		sl.n[0]++
+	}
+	return fresh
+}
+
+// countSecond is internKeys for the second array of an equality check
+// (counter 1, no ids, a new value's id its position pos+i), without the
+// tests internKeys makes for its other callers.
+func (ix *index) countSecond(n, pos int) (first uint64, over int) {
+	kb := ix.kb.k[:n]
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	for i := range kb {
+		k := &kb[i]
+		var sl *slot
+		if k.tag == tagLong {
+			var isNew bool
+			if sl, isNew = ix.internLong(k.a, ix.kb.long[i], true); isNew {
+				sl.id = int32(pos + i)
+			}
+		} else {
+			for j := k.h & mask; ; j = (j + 1) & mask {
+				sl = &slots[j]
+				if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
+					break
+				}
+				if sl.tag == 0 {
+					*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(pos + i)}
+					ix.n++
+					ix.used++
+					break
+				}
+			}
+		}
+		c := sl.n[1]
+		first |= uint64((uint32(c)-1)>>31) << i // c == 0, without a branch: it varies at random
+		if c >= sl.n[0] {
+			over++
+		}
+		sl.n[1] = c + 1
+	}
+	return first, over
+}
+
+// countSecondScalars is countSecond for a batch of scalars read in place,
+// in one loop as countFirstScalars.
+func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, over int) {
+	if (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
+		ix.grow(len(ss), pos)
+	}
+	if len(ix.slots) >= touchSlots {
+		ix.scalarKeys(ss)
+		ix.hashAll(len(ss), pos)
+		return ix.countSecond(len(ss), pos)
+	}
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	h := ix.h
+	for i := range ss {
+		s := &ss[i]
+		var sl *slot
+		var a, b uint64
+		var tag uint32
+		if kind := s.Kind(); kind != canon.String {
+			var t uint64
+			if s.Bool() {
+				t = 1
+			}
+			a, tag = math.Float64bits(s.Float())|t, uint32(kind)+tagNull
+		} else {
+			a, b, tag = ix.key(s)
+		}
+		if tag == tagLong {
+			var isNew bool
+			if sl, isNew = ix.internLong(a, s.Str(), true); isNew {
+				sl.id = int32(pos + i)
+			}
+		} else {
+			for j := h.hash(a, b, tag) & mask; ; j = (j + 1) & mask {
+				sl = &slots[j]
+				if sl.a == a && sl.b == b && sl.tag == tag {
+					break
+				}
+				if sl.tag == 0 {
+					*sl = slot{a: a, b: b, tag: tag, id: int32(pos + i)}
+					ix.n++
+					ix.used++
+					break
+				}
+			}
+		}
+		c := sl.n[1]
+		first |= uint64((uint32(c)-1)>>31) << i // c == 0, without a branch: it varies at random
+		if c >= sl.n[0] {
+			over++
+		}
+		sl.n[1] = c + 1
+	}
+	return first, over
+}
+
 // internAll interns the scalars of ss (at most batch of them) in order,
 // giving each new value the next id, and counts each element in counter w
 // (0 or 1) of its value's slot. When ids is not nil, ids[i] is set to the
-// id of ss[i]. The results are masks and a count over the batch:
+// id of ss[i]. When pos is not negative, a new value's id is instead the
+// index of its element, pos+i (see countFirst). seen is how many elements
+// the check has interned so far. The results are masks and a count over
+// the batch:
 //
 //   - bit i of fresh: ss[i] was new to the index;
 //   - bit i of first: ss[i] was the first element of its value counted in
@@ -221,62 +714,47 @@ func (ix *index) key(s *canon.Scalar) (a, b uint64, tag uint32) {
 //
 // So a caller sees what it needs of every element, the new values and the
 // limits' counts, without a pass of its own over the slots.
-//
-// It works in two passes. The first computes every key and hash and
-// touches the slot each probe sequence starts at; those loads are
-// independent of each other, so the processor overlaps their cache misses
-// instead of waiting for one at a time. The second probes, finding the
-// slots in the cache or on their way. The table is grown first if the
-// batch could fill it past its load, so no insertion moves a slot.
-func (ix *index) internAll(ss []canon.Scalar, w int, ids []int32) (fresh, first uint64, over int) {
-	for (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
-		ix.resize(2 * len(ix.slots))
-	}
-	var ka, kb, kh [batch]uint64
-	var kt [batch]uint32
-	mask := uint64(len(ix.slots) - 1)
-	var touched uint32
-	for i := range ss {
-		var a, b uint64
-		var tag uint32
-		if s := &ss[i]; s.Kind() == canon.Number { // the commonest kind, without a call
-			a, tag = math.Float64bits(s.Float()), tagNum
-		} else {
-			a, b, tag = ix.key(s)
-		}
-		h := ix.h.hash(a, b, tag)
-		ka[i], kb[i], kh[i], kt[i] = a, b, h, tag
-		touched += ix.slots[h&mask].tag
-	}
-	ix.touched = touched
+func (ix *index) internAll(ss []canon.Scalar, w int, ids []int32, pos, seen int) (fresh, first uint64, over int) {
+	ix.scalarKeys(ss)
+	ix.hashAll(len(ss), seen)
+	return ix.internKeys(len(ss), w, ids, pos)
+}
+
+// internKeys is internAll for the first n keys of ix.kb, through hashAll.
+func (ix *index) internKeys(n int, w int, ids []int32, pos int) (fresh, first uint64, over int) {
+	kb := ix.kb.k[:n]
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
 	w &= 1
-	for i := range ss {
-		a, b, tag := ka[i], kb[i], kt[i]
+	for i := range kb {
+		k := &kb[i]
 		var sl *slot
-		if tag == tagLong {
-			var isNew bool
-			if sl, isNew = ix.internLong(a, ss[i].Str(), true); isNew {
-				fresh |= 1 << i
-			}
+		isNew := false
+		if k.tag == tagLong {
+			sl, isNew = ix.internLong(k.a, ix.kb.long[i], true)
 		} else {
-			for j := kh[i] & mask; ; j = (j + 1) & mask {
-				sl = &ix.slots[j]
-				if sl.a == a && sl.b == b && sl.tag == tag {
+			for j := k.h & mask; ; j = (j + 1) & mask {
+				sl = &slots[j]
+				if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
 					break
 				}
 				if sl.tag == 0 {
-					*sl = slot{a: a, b: b, tag: tag, id: ix.n}
+					*sl = slot{a: k.a, b: k.b, tag: k.tag, id: ix.n}
 					ix.n++
 					ix.used++
-					fresh |= 1 << i
+					isNew = true
 					break
 				}
 			}
 		}
-		n := sl.n[w]
-		if n == 0 {
-			first |= 1 << i
+		if isNew {
+			if pos >= 0 {
+				sl.id = int32(pos + i)
+			}
+			fresh |= 1 << i
 		}
+		n := sl.n[w]
+		first |= uint64((uint32(n)-1)>>31) << i // n == 0, without a branch: it varies at random
 		if n >= sl.n[1-w] {
 			over++
 		}
@@ -402,14 +880,14 @@ func words(s string) (a, b uint64) {
 	return a, b
 }
 
-// A hasher hashes the keys of one check. Its keys are random and new for
-// every check, so which inputs collide cannot be known in advance, nor
-// learnt from one check and replayed on the next.
+// A hasher hashes the keys of an index. Its keys are random, drawn when the
+// index is made and kept for its life (as a Go map keeps its seed), so
+// which inputs collide cannot be known in advance.
 //
 // A key's two words and tag go through two rounds of a folded 64×64→128-bit
 // multiply (the mixing step of wyhash, which the Go runtime's own fallback
 // hash uses), keyed at each round. A string longer than 16 bytes is first
-// hashed to one word by hash/maphash under a seed made for the check.
+// hashed to one word by hash/maphash under a seed made with the keys.
 type hasher struct {
 	k    [4]uint64
 	seed maphash.Seed

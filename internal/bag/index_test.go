@@ -69,7 +69,7 @@ func checkAgainstModel(t *testing.T, first int, xs []canon.Scalar) {
 
 // internOne interns s alone, as a batch of one.
 func internOne(ix *index, s canon.Scalar) (*slot, bool) {
-	fresh, _, _ := ix.internAll([]canon.Scalar{s}, 0, nil)
+	fresh, _, _ := ix.internAll([]canon.Scalar{s}, 0, nil, -1, 0)
 	return ix.lookup(&s), fresh != 0
 }
 
@@ -266,7 +266,7 @@ func BenchmarkIntern(b *testing.B) {
 					if i == sample && len(xs) > 2*sample {
 						ix.reserve(len(xs), 1<<20)
 					}
-					ix.internAll(xs[i:min(i+batch, len(xs))], i/n%2, nil)
+					ix.internAll(xs[i:min(i+batch, len(xs))], i/n%2, nil, -1, i)
 				}
 				ix.release()
 			}

@@ -1,0 +1,484 @@
+package multiset_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/testutil"
+	"github.com/claimcheck/claimcheck/multiset"
+)
+
+// The tests below pin down the engine's fast paths: the equality check
+// keeps only counts while it reads and orders its mismatches afterwards,
+// its table jumps to a projected size, and typed slices are keyed without
+// a canon.Scalar per element. Each is compared with a model or with a
+// slower path that does not take the shortcut.
+
+// modelMismatches lists every mismatch of an equality claim, in the
+// contract's order, as "path key expected actual" lines: counted with a
+// map over jcs keys, ordered by first occurrence from first principles.
+func modelMismatches(source, claim []any) []string {
+	s, c := jcsKeys(source), jcsKeys(claim)
+	ns, nc := map[string]int{}, map[string]int{}
+	for _, k := range s {
+		ns[k]++
+	}
+	for _, k := range c {
+		nc[k]++
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i, k := range s {
+		if !seen[k] && ns[k] != nc[k] {
+			out = append(out, fmt.Sprintf("/source/%d %s %d %d", i, k, ns[k], nc[k]))
+		}
+		seen[k] = true
+	}
+	for j, k := range c {
+		if !seen[k] {
+			out = append(out, fmt.Sprintf("/claim/%d %s 0 %d", j, k, nc[k]))
+		}
+		seen[k] = true
+	}
+	return out
+}
+
+func mismatchLines(r multiset.EqualityResult) []string {
+	var out []string
+	for d := range r.Discrepancies() {
+		out = append(out, fmt.Sprintf("%s %s %d %d", d.Path, d.Value.Key(), d.Expected, d.Actual))
+	}
+	return out
+}
+
+func scalarsOf(t testutil.TB, xs []any) []canon.Scalar {
+	out := make([]canon.Scalar, len(xs))
+	for i, x := range xs {
+		s, err := canon.Of(x)
+		if err != nil {
+			t.Fatalf("canon.Of(%#v): %v", x, err)
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// genWide draws a bag large enough to take the engine past its sample,
+// its reserve and several growths of its table: up to 3000 elements over
+// a pool of up to 1200 values (so anything from all-repeats to
+// all-distinct), numbers, short and long strings.
+func genWide(t *rapid.T) []any {
+	pool := rapid.IntRange(1, 1200).Draw(t, "pool")
+	n := rapid.IntRange(0, 3000).Draw(t, "n")
+	seed := rapid.Uint64().Draw(t, "seed")
+	xs := make([]any, n)
+	for i := range xs {
+		v := (seed + uint64(i)*0x9E3779B97F4A7C15) >> 11 % uint64(pool)
+		switch v % 4 {
+		case 0:
+			xs[i] = float64(v)
+		case 1:
+			xs[i] = "s" + strconv.FormatUint(v, 10)
+		case 2:
+			xs[i] = float64(v) / 64
+		default:
+			xs[i] = strings.Repeat("long", 5) + strconv.FormatUint(v, 10)
+		}
+	}
+	return xs
+}
+
+// genLate draws a claim near source: a permutation of it (so the counts
+// agree while most of it is read), then edited only near its end, after
+// the count-only reading has gone on for most of the claim.
+func genLate(t *rapid.T, source []any) []any {
+	claim := rapid.Permutation(source).Draw(t, "perm")
+	if len(claim) == 0 {
+		return claim
+	}
+	switch rapid.IntRange(0, 3).Draw(t, "late") {
+	case 0: // the last element replaced by a value source lacks
+		claim[len(claim)-1] = "never in source"
+	case 1: // the last element replaced by another value of source
+		claim[len(claim)-1] = source[rapid.IntRange(0, len(source)-1).Draw(t, "other")]
+	case 2: // one element more
+		claim = append(claim, source[0])
+	default: // the last element dropped
+		claim = claim[:len(claim)-1]
+	}
+	return claim
+}
+
+// TestDiscrepanciesMatchModel: every mismatch, in order, with its path and
+// counts, is the model's, for claims that differ anywhere and for claims
+// that differ only at their end; the same through []any and through
+// []canon.Scalar (keyed in place).
+func TestDiscrepanciesMatchModel(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		source := genWide(t)
+		var claim []any
+		if rapid.Bool().Draw(t, "late") {
+			claim = genLate(t, source)
+		} else {
+			claim = genNear(t, source)
+		}
+		lim := multiset.Limits{MaxItems: 4000, MaxDistinct: 4000}
+		want := modelMismatches(source, claim)
+		r, err := multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: source, Claim: claim}, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mismatchLines(r); !slices.Equal(got, want) || r.Valid != (len(want) == 0) {
+			t.Fatalf("[]any: valid %v, mismatches\n%q\nwant\n%q", r.Valid, got, want)
+		}
+		rs, err := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: scalarsOf(t, source), Claim: scalarsOf(t, claim)}, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mismatchLines(rs); !slices.Equal(got, want) || rs.Valid != (len(want) == 0) {
+			t.Fatalf("[]canon.Scalar: valid %v, mismatches\n%q\nwant\n%q", rs.Valid, got, want)
+		}
+	})
+}
+
+// distinctValues returns n distinct numbers from base on.
+func distinctValues(base, n int) []any {
+	xs := make([]any, n)
+	for i := range xs {
+		xs[i] = float64(base + i)
+	}
+	return xs
+}
+
+// TestMaxDistinctAtTheBoundary: max_distinct counts the distinct values of
+// each array: exactly the limit passes, one more fails at that array, and
+// a claim whose values are all new (the index then holds twice the limit)
+// is a mismatch, not an error. The limits are around batch boundaries (64
+// elements), where the engine checks them.
+func TestMaxDistinctAtTheBoundary(t *testing.T) {
+	type row struct {
+		reason        string
+		max           int
+		source, claim []any
+		path, limit   string // the error's; "" for none
+		valid         bool
+	}
+	var rows []row
+	for _, d := range []int{1, 63, 64, 65, 128, 300} {
+		same := distinctValues(0, d)
+		over := distinctValues(0, d+1)
+		other := distinctValues(d, d)
+		rows = append(rows,
+			row{reason: fmt.Sprintf("max %d: source and claim with exactly max distinct values", d), max: d, source: same, claim: same, valid: true},
+			row{reason: fmt.Sprintf("max %d: source with one more", d), max: d, source: over, claim: same, path: "/source", limit: "max_distinct"},
+			row{reason: fmt.Sprintf("max %d: claim with one more", d), max: d, source: same, claim: over, path: "/claim", limit: "max_distinct"},
+			row{reason: fmt.Sprintf("max %d: claim with max distinct values none of which source has", d), max: d, source: same, claim: other},
+			row{reason: fmt.Sprintf("max %d: claim with one more, all new", d), max: d, source: same, claim: distinctValues(d, d+1), path: "/claim", limit: "max_distinct"},
+			row{reason: fmt.Sprintf("max %d: source with one more and a bad element after it", d), max: d,
+				source: append(append([]any{}, over...), math.NaN()), claim: same, path: "/source/" + strconv.Itoa(d+1), limit: ""},
+		)
+	}
+	testutil.Run(t, rows, func(t *testing.T, tc row) {
+		lim := multiset.Limits{MaxItems: 1000, MaxDistinct: tc.max}
+		check := func(name string, r multiset.EqualityResult, err error) {
+			t.Helper()
+			if tc.path == "" {
+				if err != nil || r.Valid != tc.valid {
+					t.Fatalf("%s: got %v, %v; want valid=%v", name, r, err, tc.valid)
+				}
+				return
+			}
+			var e *claimcheck.Error
+			if !errors.As(err, &e) || e.Path != tc.path || e.Limit != tc.limit {
+				t.Fatalf("%s: got %v, %v; want an error at %s (limit %q)", name, r, err, tc.path, tc.limit)
+			}
+		}
+		r, err := multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: tc.source, Claim: tc.claim}, lim)
+		check("[]any", r, err)
+		var src, cl []float64 // the same through the []float64 fast path
+		for _, x := range tc.source {
+			src = append(src, x.(float64))
+		}
+		for _, x := range tc.claim {
+			cl = append(cl, x.(float64))
+		}
+		r, err = multiset.CheckEquality(multiset.EqualityInput[float64, float64]{Source: src, Claim: cl}, lim)
+		check("[]float64", r, err)
+	})
+}
+
+// TestHostileKeysCountRight: values built to collide under a weak hash (the
+// same low bits, the same high bits, strings that differ in one byte, long
+// strings with a common 16-byte prefix) are counted exactly, with every
+// mismatch where the model puts it.
+func TestHostileKeysCountRight(t *testing.T) {
+	var source []any
+	for i := range 3000 {
+		source = append(source,
+			float64(i)*(1<<40),                          // the same low bits
+			math.Ldexp(1, i%2000-1000),                  // only the exponent differs
+			float64(uint64(i)<<52>>52),                  // the same high bits
+			"aaaaaaa"+string(rune('a'+i%26))+"bbb",      // one byte differs
+			strings.Repeat("p", 16)+strconv.Itoa(i%700), // a long common prefix
+		)
+	}
+	claim := append([]any(nil), source...)
+	for i, j := 0, len(claim)-1; i < j; i, j = i+1, j-1 {
+		claim[i], claim[j] = claim[j], claim[i]
+	}
+	claim[len(claim)/2] = strings.Repeat("p", 16) + "x"
+	claim = append(claim, float64(1)*(1<<40))
+	lim := multiset.Limits{MaxItems: 20000, MaxDistinct: 20000}
+	r, err := multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: source, Claim: claim}, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mismatchLines(r), modelMismatches(source, claim); !slices.Equal(got, want) {
+		t.Fatalf("mismatches\n%q\nwant\n%q", got, want)
+	}
+}
+
+type (
+	namedString string
+	namedFloat  float64
+	namedInt    int
+	namedInt64  int64
+)
+
+// sameAsSlowPath checks that xs ([]string, []float64, []int or []int64,
+// keyed by the fast path) and ys (a named type of the same elements, read
+// through reflect and canon's constructors) give the same result or error
+// as source, and as claim, against ref.
+func sameAsSlowPath[X, Y, R any](t *testing.T, xs []X, ys []Y, ref []R) {
+	t.Helper()
+	lim := multiset.Limits{MaxItems: 100, MaxDistinct: 100}
+	for _, side := range []string{"source", "claim"} {
+		var r1, r2 multiset.EqualityResult
+		var e1, e2 error
+		if side == "source" {
+			r1, e1 = multiset.CheckEquality(multiset.EqualityInput[X, R]{Source: xs, Claim: ref}, lim)
+			r2, e2 = multiset.CheckEquality(multiset.EqualityInput[Y, R]{Source: ys, Claim: ref}, lim)
+		} else {
+			r1, e1 = multiset.CheckEquality(multiset.EqualityInput[R, X]{Source: ref, Claim: xs}, lim)
+			r2, e2 = multiset.CheckEquality(multiset.EqualityInput[R, Y]{Source: ref, Claim: ys}, lim)
+		}
+		if fmt.Sprint(e1) != fmt.Sprint(e2) || errDoc(e1) != errDoc(e2) || e1 == nil && (doc(r1) != doc(r2) || !slices.Equal(mismatchLines(r1), mismatchLines(r2))) {
+			t.Errorf("as %s: fast path %v, %v; slow path %v, %v", side, r1, e1, r2, e2)
+		}
+	}
+}
+
+// errDoc is the error document of err ("" for nil).
+func errDoc(err error) string {
+	if err == nil {
+		return ""
+	}
+	return doc(err)
+}
+
+// TestTypedFastPathsAreTheSlowPaths: []string, []float64, []int and []int64
+// keyed straight from the Go values accept, refuse (with the same error at
+// the same path) and count exactly as the element-by-element conversion
+// does: ASCII and other UTF-8, short and long, invalid UTF-8 short and long,
+// -0, infinities and NaN, integers a double holds and those it does not.
+func TestTypedFastPathsAreTheSlowPaths(t *testing.T) {
+	type row struct {
+		reason string
+		check  func(t *testing.T)
+	}
+	strs := func(xs ...string) func(t *testing.T) {
+		return func(t *testing.T) {
+			ys := make([]namedString, len(xs))
+			for i, x := range xs {
+				ys[i] = namedString(x)
+			}
+			sameAsSlowPath(t, xs, ys, []string{"a", "é", strings.Repeat("z", 20), ""})
+		}
+	}
+	floats := func(xs ...float64) func(t *testing.T) {
+		return func(t *testing.T) {
+			ys := make([]namedFloat, len(xs))
+			for i, x := range xs {
+				ys[i] = namedFloat(x)
+			}
+			sameAsSlowPath(t, xs, ys, []float64{0, 1, -2.5})
+		}
+	}
+	ints := func(xs ...int) func(t *testing.T) {
+		return func(t *testing.T) {
+			ys := make([]namedInt, len(xs))
+			zs := make([]int64, len(xs))
+			ws := make([]namedInt64, len(xs))
+			for i, x := range xs {
+				ys[i], zs[i], ws[i] = namedInt(x), int64(x), namedInt64(x)
+			}
+			sameAsSlowPath(t, xs, ys, []int{0, 1, 1 << 53})
+			sameAsSlowPath(t, zs, ws, []int64{0, 1, 1 << 53})
+		}
+	}
+	testutil.Run(t, []row{
+		{"ASCII strings of every length up to 17", strs("", "a", "ab", "abc", "abcd", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmnop", "abcdefghijklmnopq")},
+		{"non-ASCII UTF-8, short and long", strs("é", "aé", "日本語", strings.Repeat("é", 8), strings.Repeat("é", 9))},
+		{"invalid UTF-8 in a short string", strs("a", "b\xffc")},
+		{"invalid UTF-8 in a 16-byte string, in its last byte", strs("a", "abcdefghijklmno\xff")},
+		{"invalid UTF-8 in a long string", strs("a", strings.Repeat("x", 30)+"\xc3")},
+		{"a lone surrogate's encoding", strs("\xed\xa0\x80")},
+		{"numbers, -0 and 0 equal", floats(0, math.Copysign(0, -1), 1, 1e300, 5e-324)},
+		{"an infinity", floats(1, math.Inf(-1))},
+		{"NaN", floats(1, math.NaN())},
+		{"integers a double holds", ints(0, -1, 1<<53, -(1 << 53), 1<<62, math.MinInt64)},
+		{"an integer a double does not hold", ints(1, 1<<53+1)},
+		{"the largest integer", ints(math.MaxInt64)},
+	}, func(t *testing.T, tc row) { tc.check(t) })
+}
+
+// TestAnyFastPathIsCanonOf: []any keyed straight from its elements counts
+// as the same elements converted by canon.Of and checked as
+// []canon.Scalar, and refuses the same elements at the same paths.
+func TestAnyFastPathIsCanonOf(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		xs := rapid.SliceOfN(rapid.OneOf(genScalar,
+			rapid.Map(rapid.StringN(0, 20, -1), func(s string) any { return s }),
+			rapid.SampledFrom([]any{1 << 60, int8(-3), "é", strings.Repeat("é", 9)}),
+		), 0, 40).Draw(t, "xs")
+		if len(xs) > 0 && rapid.IntRange(0, 3).Draw(t, "bad") == 0 {
+			xs[rapid.IntRange(0, len(xs)-1).Draw(t, "at")] = rapid.SampledFrom([]any{
+				"\xff", "ok\xe2", strings.Repeat("é", 9) + "\x80", math.Inf(1), math.NaN(), 1<<53 + 1, struct{}{},
+			}).Draw(t, "which")
+		}
+		ys := rapid.Permutation(xs).Draw(t, "ys")
+		lim := multiset.Limits{}
+		r, err := multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: xs, Claim: ys}, lim)
+		var ss, cs []canon.Scalar
+		var want error
+		for i, x := range xs {
+			s, e := canon.Of(x)
+			if e != nil && want == nil {
+				want = &claimcheck.Error{Path: "/source/" + strconv.Itoa(i)}
+			}
+			ss = append(ss, s)
+		}
+		for j, y := range ys {
+			c, e := canon.Of(y)
+			if e != nil && want == nil {
+				want = &claimcheck.Error{Path: "/claim/" + strconv.Itoa(j)}
+			}
+			cs = append(cs, c)
+		}
+		if want != nil {
+			var e *claimcheck.Error
+			if !errors.As(err, &e) || e.Path != want.(*claimcheck.Error).Path {
+				t.Fatalf("got %v, %v; want an error at %s", r, err, want.(*claimcheck.Error).Path)
+			}
+			return
+		}
+		rs, err2 := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: ss, Claim: cs}, lim)
+		if err != nil || err2 != nil {
+			t.Fatalf("[]any: %v, %v; []canon.Scalar: %v, %v", r, err, rs, err2)
+		}
+		if doc(r) != doc(rs) || !slices.Equal(mismatchLines(r), mismatchLines(rs)) {
+			t.Fatalf("[]any: %v; []canon.Scalar: %v", doc(r), doc(rs))
+		}
+	})
+}
+
+// allocated returns the least, over three runs, of the bytes f allocates
+// (TotalAlloc counts every goroutine's allocations: the least of three
+// leaves out a neighbour's). With fresh, a collection before each run
+// frees what the engine keeps of its tables (sync.Pool keeps a table
+// through one collection, the largest are kept only until the next).
+func allocated(fresh bool, f func()) uint64 {
+	least := uint64(math.MaxUint64)
+	for range 3 {
+		var before, after runtime.MemStats
+		if fresh {
+			runtime.GC()
+			runtime.GC()
+		}
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		least = min(least, after.TotalAlloc-before.TotalAlloc)
+	}
+	return least
+}
+
+// TestLargeChecksReuseTheirTables: in steady state a check of 10^5 items
+// reuses a pooled table instead of allocating one (it allocated 17 MB per
+// call when tables over 2^16 slots were not kept), and a check of 10^6
+// distinct values allocates about one table, not a series of doublings
+// (155 MB, against 75 MB for a map[int]int count).
+func TestLargeChecksReuseTheirTables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates large inputs")
+	}
+	check := func(t *testing.T, src, claim []int) {
+		t.Helper()
+		lim := multiset.Limits{MaxItems: len(src), MaxDistinct: len(src)}
+		if r, err := multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: src, Claim: claim}, lim); err != nil || !r.Valid {
+			t.Fatal(r, err)
+		}
+	}
+	bag := func(n int) (src, claim []int) {
+		src = make([]int, n)
+		for i := range src {
+			src[i] = i * 7919
+		}
+		claim = make([]int, n)
+		for i := range claim {
+			claim[i] = src[(i*48271)%n]
+		}
+		return src, claim
+	}
+	src, claim := bag(100_000) // 48271 and 10^5 are coprime: a permutation
+	check(t, src, claim)       // warms the pool: the table,
+	check(t, src, claim)       // and the spare copy it grows through
+	if got := allocated(false, func() { check(t, src, claim) }); got > 64<<10 && !raceEnabled {
+		t.Errorf("a check of 10^5 items in steady state allocated %d bytes", got)
+	}
+	src, claim = bag(1_000_000)
+	if got := allocated(true, func() { check(t, src, claim) }); got > 80<<20 {
+		t.Errorf("a check of 10^6 distinct values allocated %d bytes (a map[int]int count: about 75 MB)", got)
+	}
+}
+
+// TestMemoryFollowsDistinctValuesAfterAJump: a first array whose first
+// 30,000 elements are distinct and whose 2 million others repeat one value
+// makes the table jump to the size the start projects, but by at most a
+// bounded factor: memory stays a multiple of the distinct values, not of
+// the items.
+func TestMemoryFollowsDistinctValuesAfterAJump(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates a large input")
+	}
+	const n, distinct = 2_000_000, 30_000
+	xs := make([]canon.Scalar, n)
+	for i := range xs {
+		v := 0
+		if i < distinct {
+			v = i
+		}
+		xs[i], _ = canon.NumberScalar(float64(v))
+	}
+	lim := multiset.Limits{MaxItems: n, MaxDistinct: n}
+	got := allocated(true, func() {
+		if r, err := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: xs, Claim: xs}, lim); err != nil || !r.Valid {
+			t.Fatal(r, err)
+		}
+	})
+	// Doubling would stop at 2^16 slots (2 MiB); a jump of at most 8 times
+	// reaches 2^18 (8 MiB); sizing by the projection alone, 2^22 (128 MiB).
+	if got > 16<<20 {
+		t.Errorf("checking 2,000,000 items over %d distinct values allocated %d bytes", distinct+1, got)
+	}
+}
