@@ -67,6 +67,11 @@ type Array struct {
 // intern (see hashAll); seen is how many elements the check has interned
 // before them.
 func (a *Array) keys(ix *index, i, n, seen int) error {
+	// The positions of buf and kb.long written below are those of the
+	// elements i, ..., i+n-1 modulo batch.
+	if e := i%batch + n; e > ix.wide {
+		ix.wide = min(e, batch)
+	}
 	if a.Scalars != nil {
 		ix.scalarKeys(a.Scalars[i : i+n])
 	} else if ok, err := a.Go.keys(&ix.kb, a.Path, i, n); err != nil {

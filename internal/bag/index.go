@@ -57,6 +57,7 @@ type index struct {
 	ids    [2][]int32
 	rem    []int32
 	buf    [batch]canon.Scalar // a batch of converted elements
+	wide   int                 // how far into buf and kb.long this check wrote (see Array.keys)
 }
 
 // scratchIDs returns the scratch for the ids of n elements of left (k 0) or
@@ -200,8 +201,11 @@ func (ix *index) release() {
 	}
 	clear(ix.longs)
 	ix.longs = ix.longs[:0]
-	ix.buf = [batch]canon.Scalar{} // its strings are the input's
-	ix.kb.long = [batch]string{}
+	// Their strings are the input's. A small check clears what it wrote,
+	// not the 3 KiB of both.
+	clear(ix.buf[:ix.wide])
+	clear(ix.kb.long[:ix.wide])
+	ix.wide = 0
 	switch {
 	case cap(ix.slots) > maxPooled:
 		keepHuge(ix)
@@ -444,6 +448,7 @@ const touchSlots = 1 << 16
 // scalarKeys sets the first len(ss) keys of ix.kb to the keys of ss, with
 // their hashes.
 func (ix *index) scalarKeys(ss []canon.Scalar) {
+	ix.wide = max(ix.wide, len(ss)) // see release
 	kb := ix.kb.k[:len(ss)]
 	h := ix.h // the keys in registers: the stores below could alias them
 	for i := range kb {

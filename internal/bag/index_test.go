@@ -273,3 +273,39 @@ func BenchmarkIntern(b *testing.B) {
 		})
 	}
 }
+
+// TestReleaseForgetsTheInput: a released index, back in its pool, holds no
+// string of the input in its batch buffers, whichever way the elements
+// were keyed and however many a batch held (it clears only the positions
+// the check wrote).
+func TestReleaseForgetsTheInput(t *testing.T) {
+	long := strings.Repeat("long string ", 4)
+	for _, n := range []int{1, 3, 63, 64, 65, 200} {
+		anys := make([]any, n)
+		scalars := make([]canon.Scalar, n)
+		for i := range anys {
+			anys[i] = long + strconv.Itoa(i)
+			scalars[i] = str(t, long+strconv.Itoa(i))
+		}
+		fill := func(i int, dst []canon.Scalar) error { copy(dst, scalars[i:]); return nil }
+		arrays := []Array{
+			{Path: "/a", N: n, Go: GoSlice{Any: anys}, Fill: fill},
+			{Path: "/a", N: n, Scalars: scalars, Fill: fill},
+			{Path: "/a", N: n, Fill: fill},
+		}
+		for _, a := range arrays {
+			ix := newIndex(n)
+			for i := 0; i < n; i += batch {
+				if err := a.keys(ix, i, min(batch, n-i), i); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ix.release()
+			for k := range batch {
+				if ix.buf[k] != (canon.Scalar{}) || ix.kb.long[k] != "" {
+					t.Fatalf("n=%d: position %d still holds %q / %q", n, k, ix.buf[k].Str(), ix.kb.long[k])
+				}
+			}
+		}
+	}
+}
