@@ -147,6 +147,17 @@ func nonDigits(x uint64) uint64 {
 	return (x & high) | (high &^ atLeast0) | above9
 }
 
+// firstNonDigit returns the index of the first byte of x (little-endian)
+// that is not an ASCII digit, or 8. A byte is a digit exactly when its high
+// nibble is 3 and that of the byte plus 6 is 3 too; the sum carries into the
+// next byte only from a byte of at least 0xfa, no digit, so the first
+// non-digit is found exactly (the bytes after it may be misjudged).
+func firstNonDigit(x uint64) int {
+	const f0 = 0xf0f0f0f0f0f0f0f0
+	y := x&f0 | (x+0x0606060606060606)&f0>>4
+	return bits.TrailingZeros64(y^0x3333333333333333) >> 3
+}
+
 // ValidNumber reports whether all of s is one number literal.
 func ValidNumber(s string) bool {
 	n, f := ParseNumber(s)
@@ -154,53 +165,92 @@ func ValidNumber(s string) bool {
 }
 
 // Short reads the commonest number literals at the start of s, those of
-// the form -?(0|[1-9][0-9]*)(\.[0-9]+)? with at most 15 digits in all, in
-// one loop, and returns the literal's length and value; for any other
-// literal (more digits, an exponent, not grammatical) it returns 0, and
-// the caller uses ParseNumber. When it accepts, the byte after the literal
-// is none of [0-9.eE], so ParseNumber would end the literal at the same
-// place, and the value is [Number.Float]'s: fifteen digits make an integer
-// below 2^53.
+// the form -?(0|[1-9][0-9]*)(\.[0-9]+)? whose digits (all of them, a zero
+// before the point and leading zeros of the fraction too) are at most 19
+// and make an integer of at most 2^53, and returns the literal's length and
+// value; for any other literal (more digits, an exponent, not grammatical)
+// it returns 0, and the caller uses ParseNumber. When it accepts, the byte
+// after the literal is none of [0-9.eE], so ParseNumber would end the
+// literal at the same place, and the value is [Number.Float]'s (Clinger's
+// fast path: the integer and the power of ten, at most 10^19, are doubles,
+// and one correctly rounded division gives the nearest double), except that
+// "-0" and its like read as 0, not -0. It reads the digits eight at a time
+// ([Digits]).
 func Short(s string) (n int, f float64) {
-	j := 0
-	neg := j < len(s) && s[j] == '-'
+	// The commonest literals, at most seven digits before the point and
+	// seven after, are read a word each, branching only on what ends them;
+	// fourteen digits make an integer below 2^53, so no check of the value
+	// is needed. Anything else, or fewer than 17 bytes left, takes the
+	// general loop.
+	if len(s) < 17 {
+		return shortRuns(s)
+	}
+	i := 0
+	neg := s[0] == '-'
 	if neg {
-		j++
+		i = 1
 	}
-	var m uint64
-	d := 0 // digits read
-	switch {
-	case j < len(s) && s[j] == '0':
-		j++
-		d++
-	case j < len(s) && s[j]-'1' < 9:
-		for ; j < len(s) && s[j]-'0' < 10 && d < 16; j++ {
-			m = m*10 + uint64(s[j]-'0')
-			d++
-		}
-	default:
-		return 0, 0
+	x := LE64(s[i:])
+	k := firstNonDigit(x)
+	if k == 0 || k == 8 || k > 1 && s[i] == '0' {
+		return shortRuns(s) // no digit, or eight, or a leading zero
 	}
+	m := eightDigits((x - 0x3030303030303030) << ((64 - 8*k) & 63))
+	i += k
 	frac := 0
-	if j < len(s) && s[j] == '.' {
-		j++
-		k := j
-		for ; j < len(s) && s[j]-'0' < 10 && d < 16; j++ {
-			m = m*10 + uint64(s[j]-'0')
-			d++
+	if s[i] == '.' {
+		x = LE64(s[i+1:])
+		k = firstNonDigit(x)
+		if k == 0 || k == 8 {
+			return shortRuns(s)
 		}
-		if frac = j - k; frac == 0 {
-			return 0, 0
-		}
+		m = m*pow10[k&7] + eightDigits((x-0x3030303030303030)<<((64-8*k)&63))
+		i += 1 + k
+		frac = k
 	}
-	if d > 15 || j < len(s) && (s[j]-'0' < 10 || s[j] == '.' || s[j]|0x20 == 'e') {
+	if c := s[i]; c == '.' || c|0x20 == 'e' {
 		return 0, 0
 	}
-	f = float64(m) / exactPow10[frac]
+	f = float64(int64(m)) / exactPow10[frac&7] // m < 10^14: no sign to mind
 	if neg && m != 0 {
 		f = -f
 	}
-	return j, f
+	return i, f
+}
+
+// shortRuns is Short for any length of s, reading the digits with Digits.
+func shortRuns(s string) (n int, f float64) {
+	i := 0
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		i = 1
+	}
+	if i >= len(s) || s[i]-'0' >= 10 {
+		return 0, 0
+	}
+	j := i
+	m, i := Digits(s, i, 0)
+	nd := i - j
+	if nd > 1 && s[j] == '0' {
+		return 0, 0 // a leading zero: ParseNumber's, and the grammar's
+	}
+	frac := 0
+	if i < len(s) && s[i] == '.' {
+		k := i + 1
+		m, i = Digits(s, k, m)
+		if frac = i - k; frac == 0 {
+			return 0, 0
+		}
+		nd += frac
+	}
+	if nd > 19 || m > 1<<53 || i < len(s) && (s[i] == '.' || s[i]|0x20 == 'e') {
+		return 0, 0
+	}
+	f = float64(m) / exactPow10[frac] // frac <= 19 < len(exactPow10)
+	if neg && m != 0 {
+		f = -f
+	}
+	return i, f
 }
 
 // exactPow10 holds the powers of ten that are doubles exactly.
