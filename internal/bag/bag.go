@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/canonhook"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsontape"
 )
@@ -55,19 +56,31 @@ type Array struct {
 }
 
 // fill converts the elements i, i+1, ... of a into dst: Fill's contract.
+// Document elements are converted by canon's loop for the elements the
+// reader vouches for (elemScalars), and one at a time by ElemScalar, with
+// its errors, where that loop stops.
 func (a *Array) fill(i int, dst []canon.Scalar) error {
-	if a.Elems != nil {
-		for k := range dst {
-			s, err := ElemScalar(a.Path, i+k, &a.Elems[i+k])
-			if err != nil {
-				return err
-			}
-			dst[k] = s
-		}
-		return nil
+	if a.Elems == nil {
+		return a.Fill(i, dst)
 	}
-	return a.Fill(i, dst)
+	es := a.Elems[i : i+len(dst)]
+	for k := 0; k < len(dst); k++ {
+		if k += elemScalars(es[k:], dst[k:]); k == len(dst) {
+			break
+		}
+		s, err := ElemScalar(a.Path, i+k, &es[k])
+		if err != nil {
+			return err
+		}
+		dst[k] = s
+	}
+	return nil
 }
+
+// elemScalars is canon's conversion of the elements the reader vouches for
+// (see package canonhook), set when canon, which this package imports, was
+// initialized.
+var elemScalars = canonhook.ElemScalars.(func([]jsontape.Elem, []canon.Scalar) int)
 
 // ElemScalar converts element i of the document array at path; an element
 // that is an array or object, whatever it holds, is refused at its own

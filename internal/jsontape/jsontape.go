@@ -73,10 +73,14 @@ type Node struct {
 type Elem struct {
 	// Raw is the element's source text: a scalar's whole literal (a
 	// string's with its quotes), a container's opening bracket only.
-	Raw   string
-	Num   float64 // of a Number with HasNum
-	Kind  Kind
-	Flags uint8 // of a String (jsonwire's flags) or a Number (HasNum)
+	Raw  string
+	Num  float64 // of a Number with HasNum
+	Kind Kind
+	// Flags: of a String, jsonwire's flags, so 0 exactly when its text is
+	// printable ASCII without an escape, which is its value and valid
+	// UTF-8 (canon converts such a string without checking it again); of a
+	// Number, HasNum.
+	Flags uint8
 }
 
 // Doc is a parsed document: its text and the tape. Nodes[0] is the root.
