@@ -1,6 +1,7 @@
 package jsontape
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -401,6 +402,9 @@ func (p *parser) scalars() bool {
 // there, with count elements counted and elems recorded so far.
 func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []Elem, bool) {
 	src, limit := p.src, p.opt.MaxChildren
+	if !rec {
+		limit = -1 // no count is at most -1: nothing is recorded
+	}
 	for i < len(src) {
 		// A value is expected at i.
 		start := i
@@ -410,6 +414,17 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 		var ok bool
 		switch c := src[i]; {
 		case c == '"':
+			kind = String
+			// A short plain string ends in its first word, found without a
+			// call (which would spill this loop's registers).
+			if i+9 <= len(src) {
+				if m := jsonwire.NonPlain(jsonwire.LE64(src[i+1:])); m != 0 {
+					if j := i + 1 + bits.TrailingZeros64(m)>>3; src[j] == '"' {
+						i = j + 1
+						break
+					}
+				}
+			}
 			j := jsonwire.PlainEnd(src, i+1)
 			if j < len(src) && src[j] == '"' {
 				i = j + 1
@@ -421,9 +436,19 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 				}
 				i = p.pos
 			}
-			kind = String
 		case c == '-' || c-'0' < 10:
 			kind, flags = Number, HasNum
+			// An integer of up to seven digits is read in a word, without a
+			// call; what it ends at is checked as Short checks it.
+			if i+9 <= len(src) {
+				k, v := jsonwire.WordInt(jsonwire.LE64(src[i:]))
+				if uint(k-1) < 7 && (k == 1 || c != '0') {
+					if d := src[i+k]; d != '.' && d|0x20 != 'e' {
+						i, num = i+k, float64(int64(v))
+						break
+					}
+				}
+			}
 			if n, f := jsonwire.Short(src[i:]); n > 0 {
 				i, num = i+n, f
 				break
@@ -449,16 +474,18 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 			return start, count, elems, false
 		}
 		count++
-		if rec && count <= limit {
+		if count <= limit {
 			elems = append(elems, Elem{Raw: src[start:i], Num: num, Kind: kind, Flags: flags})
 		}
 		// After a value: a comma and the next element, or anything else for
 		// the general loop.
-		if i < len(src) && src[i] != ',' {
-			i = skipWS(src, i)
-		}
-		if i >= len(src) || src[i] != ',' {
+		if i >= len(src) {
 			return i, count, elems, true
+		}
+		if src[i] != ',' {
+			if i = skipWS(src, i); i >= len(src) || src[i] != ',' {
+				return i, count, elems, true
+			}
 		}
 		i++
 		if i < len(src) && src[i] <= ' ' {

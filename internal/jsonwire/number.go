@@ -147,6 +147,18 @@ func nonDigits(x uint64) uint64 {
 	return (x & high) | (high &^ atLeast0) | above9
 }
 
+// WordInt reads the run of digits at the start of the word x (eight bytes
+// of a text, little-endian, as [LE64] loads them): it returns the run's
+// length k, 8 when all eight bytes are digits, and, when 0 < k < 8, the
+// run's value (unspecified otherwise). Small enough to be inlined, it lets a
+// reader take an integer of up to seven digits without a call; whether the
+// run is a literal (no leading zero, nothing of a literal after it) is the
+// caller's to check, as [Short] does.
+func WordInt(x uint64) (k int, v uint64) {
+	k = firstNonDigit(x)
+	return k, eightDigits((x - 0x3030303030303030) << ((64 - 8*k) & 63))
+}
+
 // firstNonDigit returns the index of the first byte of x (little-endian)
 // that is not an ASCII digit, or 8. A byte is a digit exactly when its high
 // nibble is 3 and that of the byte plus 6 is 3 too; the sum carries into the
@@ -190,21 +202,18 @@ func Short(s string) (n int, f float64) {
 	if neg {
 		i = 1
 	}
-	x := LE64(s[i:])
-	k := firstNonDigit(x)
+	k, m := WordInt(LE64(s[i:]))
 	if k == 0 || k == 8 || k > 1 && s[i] == '0' {
 		return shortRuns(s) // no digit, or eight, or a leading zero
 	}
-	m := eightDigits((x - 0x3030303030303030) << ((64 - 8*k) & 63))
 	i += k
 	frac := 0
 	if s[i] == '.' {
-		x = LE64(s[i+1:])
-		k = firstNonDigit(x)
+		k, v := WordInt(LE64(s[i+1:]))
 		if k == 0 || k == 8 {
 			return shortRuns(s)
 		}
-		m = m*pow10[k&7] + eightDigits((x-0x3030303030303030)<<((64-8*k)&63))
+		m = m*pow10[k&7] + v
 		i += 1 + k
 		frac = k
 	}
