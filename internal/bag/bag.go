@@ -15,6 +15,7 @@
 package bag
 
 import (
+	"math"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -75,6 +76,69 @@ func (a *Array) fill(i int, dst []canon.Scalar) error {
 		dst[k] = s
 	}
 	return nil
+}
+
+// fillKeys is fill, and the keys of the elements (see internKeys) in k,
+// with fill's errors. An element of a document that the reader's tape
+// keys by itself is keyed straight from the tape, without a
+// Scalar: dst holds the Scalars of the others only (those converted in
+// full, among them the long strings internKeys compares by their text).
+func (a *Array) fillKeys(ix *index, i int, dst []canon.Scalar, k *keys) error {
+	if a.Elems == nil {
+		if err := a.Fill(i, dst); err != nil {
+			return err
+		}
+		ix.keysOf(dst, k)
+		return nil
+	}
+	es := a.Elems[i : i+len(dst)]
+	for j := range es {
+		// The key of an element the tape gives without a conversion (what
+		// index.key returns for its Scalar): a number the reader read the
+		// value of, a string of at most 16 bytes of printable ASCII without
+		// an escape, null, true, false. Written out here: a call per
+		// element would cost as much as the rest of the loop.
+		e := &es[j]
+		var x, y uint64
+		var tag uint32
+		switch e.Kind {
+		case jsontape.Number:
+			if e.Flags&jsontape.HasNum == 0 {
+				tag = 0
+				break
+			}
+			x, tag = math.Float64bits(e.Num+0), tagNum
+		case jsontape.String:
+			if n := len(e.Raw) - 2; e.Flags == 0 && n <= shortStr {
+				x, y = words(e.Raw[1 : 1+n])
+				tag = tagStr + uint32(n)
+			}
+		case jsontape.Null:
+			tag = tagNull
+		case jsontape.True:
+			x, tag = 1, tagBool
+		case jsontape.False:
+			tag = tagBool
+		}
+		if tag == 0 { // converted in full
+			if err := a.scalarAt(i+j, dst[j:j+1]); err != nil {
+				return err
+			}
+			x, y, tag = ix.key(&dst[j])
+		}
+		k.a[j], k.b[j], k.tag[j] = x, y, tag
+	}
+	return nil
+}
+
+// scalarAt converts document element i into dst[0]: fill for one element.
+func (a *Array) scalarAt(i int, dst []canon.Scalar) error {
+	if elemScalars(a.Elems[i:i+1], dst) == 1 {
+		return nil
+	}
+	s, err := ElemScalar(a.Path, i, &a.Elems[i])
+	dst[0] = s
+	return err
 }
 
 // elemScalars is canon's conversion of the elements the reader vouches for
@@ -251,7 +315,7 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	buf := &ix.buf // a local array would escape: Fill is called through a func value
 	for i := 0; i < src.N; i += batch {
 		chunk := buf[:min(batch, src.N-i)]
-		if err := src.fill(i, chunk); err != nil {
+		if err := src.fillKeys(ix, i, chunk, &ix.keys); err != nil {
 			return nil, err
 		}
 		if i == sample && src.N > 2*sample {
@@ -259,7 +323,7 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 				first = append(make([]int32, 0, want), first...)
 			}
 		}
-		fresh, _, _ := ix.internAll(chunk, 0, nil)
+		fresh, _, _ := ix.internKeys(&ix.keys, chunk, 0, nil)
 		for ; fresh != 0; fresh &= fresh - 1 {
 			k := bits.TrailingZeros64(fresh)
 			if len(first) == lim.MaxDistinct {
@@ -282,10 +346,10 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 	distinct := 0 // distinct values of claim
 	for j := 0; j < claim.N; j += batch {
 		chunk := buf[:min(batch, claim.N-j)]
-		if err := claim.fill(j, chunk); err != nil {
+		if err := claim.fillKeys(ix, j, chunk, &ix.keys); err != nil {
 			return nil, err
 		}
-		fresh, firsts, o := ix.internAll(chunk, 1, nil)
+		fresh, firsts, o := ix.internKeys(&ix.keys, chunk, 1, nil)
 		over += o
 		for ; fresh != 0; fresh &= fresh - 1 {
 			first = append(first, int32(j+bits.TrailingZeros64(fresh)))
@@ -466,7 +530,7 @@ func (d *diff) read(k int, lim Limits, w int, ids []int32) error {
 	distinct := 0
 	for i := 0; i < a.N; i += batch {
 		chunk := buf[:min(batch, a.N-i)]
-		if err := a.fill(i, chunk); err != nil {
+		if err := a.fillKeys(ix, i, chunk, &ix.keys); err != nil {
 			return err
 		}
 		if k == left && i == sample && a.N > 2*sample {
@@ -474,7 +538,7 @@ func (d *diff) read(k int, lim Limits, w int, ids []int32) error {
 				d.origin = append(make([]int32, 0, want), d.origin...)
 			}
 		}
-		fresh, firsts, _ := ix.internAll(chunk, w, ids[i:])
+		fresh, firsts, _ := ix.internKeys(&ix.keys, chunk, w, ids[i:])
 		for ; fresh != 0; fresh &= fresh - 1 {
 			d.origin = append(d.origin, int32(i+bits.TrailingZeros64(fresh)))
 		}

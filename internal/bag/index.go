@@ -46,6 +46,7 @@ type index struct {
 	ids    [2][]int32
 	rem    []int32
 	buf    [batch]canon.Scalar // a batch of converted elements
+	keys   keys                // their keys (see internKeys)
 }
 
 // scratchIDs returns the scratch for the ids of n elements of left (k 0) or
@@ -208,10 +209,37 @@ func (ix *index) key(s *canon.Scalar) (a, b uint64, tag uint32) {
 	return 0, 0, tagNull
 }
 
-// internAll interns the scalars of ss (at most batch of them) in order,
-// giving each new value the next id, and counts each element in counter w
-// (0 or 1) of its value's slot. When ids is not nil, ids[i] is set to the
-// id of ss[i]. The results are masks and a count over the batch:
+// keys is a batch of keys, as key gives them: the first half of interning,
+// which a caller that knows its elements' keys without their Scalars (see
+// Array.fillKeys) fills in itself.
+type keys struct {
+	a, b [batch]uint64
+	tag  [batch]uint32
+}
+
+// keysOf sets k to the keys of ss.
+func (ix *index) keysOf(ss []canon.Scalar, k *keys) {
+	for i := range ss {
+		if s := &ss[i]; s.Kind() == canon.Number { // the commonest kind, without a call
+			k.a[i], k.b[i], k.tag[i] = math.Float64bits(s.Float()), 0, tagNum
+		} else {
+			k.a[i], k.b[i], k.tag[i] = ix.key(s)
+		}
+	}
+}
+
+// internAll interns the scalars of ss: internKeys with their keys.
+func (ix *index) internAll(ss []canon.Scalar, w int, ids []int32) (fresh, first uint64, over int) {
+	ix.keysOf(ss, &ix.keys)
+	return ix.internKeys(&ix.keys, ss, w, ids)
+}
+
+// internKeys interns the scalars of ss (at most batch of them), whose keys
+// are the first len(ss) of k, in order, giving each new value the next id,
+// and counts each element in counter w (0 or 1) of its value's slot. Of ss
+// it reads only the long strings (tag tagLong), compared by their text. When
+// ids is not nil, ids[i] is set to the id of ss[i]. The results are masks
+// and a count over the batch:
 //
 //   - bit i of fresh: ss[i] was new to the index;
 //   - bit i of first: ss[i] was the first element of its value counted in
@@ -222,36 +250,28 @@ func (ix *index) key(s *canon.Scalar) (a, b uint64, tag uint32) {
 // So a caller sees what it needs of every element, the new values and the
 // limits' counts, without a pass of its own over the slots.
 //
-// It works in two passes. The first computes every key and hash and
+// It works in two passes. The first computes every hash and
 // touches the slot each probe sequence starts at; those loads are
 // independent of each other, so the processor overlaps their cache misses
 // instead of waiting for one at a time. The second probes, finding the
 // slots in the cache or on their way. The table is grown first if the
 // batch could fill it past its load, so no insertion moves a slot.
-func (ix *index) internAll(ss []canon.Scalar, w int, ids []int32) (fresh, first uint64, over int) {
+func (ix *index) internKeys(k *keys, ss []canon.Scalar, w int, ids []int32) (fresh, first uint64, over int) {
 	for (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
 		ix.resize(2 * len(ix.slots))
 	}
-	var ka, kb, kh [batch]uint64
-	var kt [batch]uint32
+	var kh [batch]uint64
 	mask := uint64(len(ix.slots) - 1)
 	var touched uint32
 	for i := range ss {
-		var a, b uint64
-		var tag uint32
-		if s := &ss[i]; s.Kind() == canon.Number { // the commonest kind, without a call
-			a, tag = math.Float64bits(s.Float()), tagNum
-		} else {
-			a, b, tag = ix.key(s)
-		}
-		h := ix.h.hash(a, b, tag)
-		ka[i], kb[i], kh[i], kt[i] = a, b, h, tag
+		h := ix.h.hash(k.a[i], k.b[i], k.tag[i])
+		kh[i] = h
 		touched += ix.slots[h&mask].tag
 	}
 	ix.touched = touched
 	w &= 1
 	for i := range ss {
-		a, b, tag := ka[i], kb[i], kt[i]
+		a, b, tag := k.a[i], k.b[i], k.tag[i]
 		var sl *slot
 		if tag == tagLong {
 			var isNew bool
