@@ -207,24 +207,32 @@ func Short(s string) (n int, f float64) {
 		return shortRuns(s) // no digit, or eight, or a leading zero
 	}
 	i += k
-	frac := 0
 	if s[i] == '.' {
 		k, v := WordInt(LE64(s[i+1:]))
 		if k == 0 || k == 8 {
 			return shortRuns(s)
 		}
-		m = m*pow10[k&7] + v
+		f = Decimal(m, k, v)
 		i += 1 + k
-		frac = k
+	} else {
+		f = float64(int64(m))
 	}
 	if c := s[i]; c == '.' || c|0x20 == 'e' {
 		return 0, 0
 	}
-	f = float64(int64(m)) / exactPow10[frac&7] // m < 10^14: no sign to mind
-	if neg && m != 0 {
-		f = -f
+	if neg {
+		f = 0 - f // -0 reads as 0
 	}
 	return i, f
+}
+
+// Decimal returns the double nearest the decimal m.f, m and f the values
+// of its integer part and its k fraction digits, which must be at most
+// seven each (as [WordInt] reads them): the digits make an integer below
+// 10^14 < 2^53, and 10^k is a double, so one correctly rounded division
+// gives it (Clinger's fast path). Small enough to be inlined.
+func Decimal(m uint64, k int, f uint64) float64 {
+	return float64(int64(m*pow10[k&7]+f)) / exactPow10[k&7]
 }
 
 // shortRuns is Short for any length of s, reading the digits with Digits.
