@@ -439,9 +439,13 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 				}
 			case c == '-' || c-'0' < 10:
 				kind, flags = Number, HasNum
-				if n, f := jsonwire.Short(src[i:]); n > 0 {
-					i, num = i+n, f
-					break
+				// Where wordRun had the bytes to read a short literal and did
+				// not, Short would not either.
+				if len(src)-i < 24 {
+					if n, f := jsonwire.Short(src[i:]); n > 0 {
+						i, num = i+n, f
+						break
+					}
 				}
 				n, fault := jsonwire.ParseNumber(src[i:])
 				if fault != jsonwire.OK {

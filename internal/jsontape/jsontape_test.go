@@ -556,7 +556,8 @@ func TestNumberValues(t *testing.T) {
 		{"-12", true, "negative"},
 		{"123456789012345", true, "fifteen digits: the short loop's most"},
 		{"1234567890123456", true, "sixteen digits: past the short loop, still below 2^53"},
-		{"9007199254740993", false, "above 2^53: not one operation"},
+		{"9007199254740993", false, "2^53+1, halfway between two doubles: Eisel-Lemire declines, strconv's"},
+		{"9007199254740994", true, "above 2^53: the Eisel-Lemire algorithm"},
 		{"12345678901234567890", false, "twenty digits"},
 		{"1234567", true, "seven digits: an integer in a word"},
 		{"-1234567", true, "a negative integer in a word"},
@@ -570,9 +571,13 @@ func TestNumberValues(t *testing.T) {
 		{"1e3", true, "an exponent: the general reading"},
 		{"2.5E-3", true, "an upper-case exponent with a sign"},
 		{"1e22", true, "the largest exact power of ten"},
-		{"1e23", false, "past the exact powers of ten"},
+		{"1e23", false, "past the exact powers of ten, and halfway between two doubles"},
+		{"1e24", true, "past the exact powers of ten: Eisel-Lemire"},
+		{"1e-130", false, "past the table of powers of ten"},
 		{"1e400", false, "out of range"},
-		{"1.0000000000000002", false, "seventeen digits"},
+		{"1.0000000000000002", true, "seventeen digits: Eisel-Lemire"},
+		{"-1234567.8901234567", true, "a long negative double"},
+		{"123456789012345678901", false, "twenty-one digits: the mantissa is not exact"},
 	}
 	testutil.Run(t, rows, func(t *testing.T, r row) {
 		// At the end of the text and with more than a word after it: the

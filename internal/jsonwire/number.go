@@ -1,6 +1,9 @@
 package jsonwire
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // A Number is what ParseNumber reads from a literal: its length and its value
 // as (-1)^Neg × Mant × 10^Exp.
@@ -274,32 +277,101 @@ func shortRuns(s string) (n int, f float64) {
 var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// Float returns the double nearest n when one floating-point operation
-// computes it exactly (Clinger's fast path), as it does for the literals
-// most documents hold, short integers and short decimals: the significant
-// digits make an integer m of at most 2^53, the decimal exponent e has
-// |e| <= 22, so m and 10^|e| are both doubles, and the hardware's m × 10^e
-// or m / 10^-e is correctly rounded, ties to even. For any other literal ok
-// is false and the caller converts the text itself. A literal without a
-// significant digit is 0 whatever its exponent; the result may be -0.
+// Float returns the double nearest n, ties to even, when it can be had
+// without strconv's general algorithm, as it can for the literals most
+// documents hold, and ok false otherwise (the caller converts the text
+// itself). That is when the significant digits are at most 19, so that
+// Mant holds them exactly, and either
+//
+//   - they make an integer m of at most 2^53 and the decimal exponent e has
+//     |e| <= 22 (Clinger's fast path): m and 10^|e| are doubles, so the
+//     hardware's m × 10^e or m / 10^-e is correctly rounded; or
+//   - |e| is within the table of powers of ten (10^-128 to 10^127) and the
+//     Eisel-Lemire algorithm decides the rounding (it declines the rare
+//     literals too near a halfway point between two doubles).
+//
+// A literal without a significant digit is 0 whatever its exponent; the
+// result is -0 for none other, and finite.
 func (n *Number) Float() (f float64, ok bool) {
 	m, e := n.Mant, n.Exp
 	switch {
 	case n.Digits == 0:
 		return 0, true
-	case n.Digits > 19 || m > 1<<53: // m may have wrapped, or is not a double
+	case n.Digits > 19: // m has wrapped
 		return 0, false
-	case e == 0:
-		f = float64(m)
-	case e > 0 && e <= 22:
+	case m > 1<<53 || e < -22 || e > 22:
+		return eiselLemire(m, e, n.Neg)
+	case e >= 0:
 		f = float64(m) * exactPow10[e]
-	case e < 0 && e >= -22:
-		f = float64(m) / exactPow10[-e]
 	default:
-		return 0, false
+		f = float64(m) / exactPow10[-e]
 	}
 	if n.Neg {
 		f = -f
 	}
 	return f, true
+}
+
+// eiselLemire returns the double nearest (-1)^neg × man × 10^exp10, man not
+// 0, or ok false where it cannot decide: the Eisel-Lemire algorithm
+// (https://nigeltao.github.io/blog/2020/eisel-lemire.html), as the Go
+// standard library's strconv has it (internal/strconv/atofeisel.go, of
+// which this is a copy with the table's range and layout changed); the
+// comments name the blog post's sections.
+func eiselLemire(man uint64, exp10 int, neg bool) (f float64, ok bool) {
+	// Exp10 Range.
+	if exp10 < pow10Min || exp10 > pow10Max {
+		return 0, false
+	}
+	pow := &pow10Tab[exp10-pow10Min]
+	exp2 := 1 + (exp10*108853)>>15 // 1 + floor(exp10 × log2(10)), exact for |exp10| <= 500
+
+	// Normalization.
+	clz := bits.LeadingZeros64(man)
+	man <<= uint(clz)
+	const bias = 1023
+	retExp2 := uint64(exp2+63+bias) - uint64(clz)
+
+	// Multiplication.
+	xHi, xLo := bits.Mul64(man, pow[0])
+
+	// Wider Approximation.
+	if xHi&0x1FF == 0x1FF && xLo+man < man {
+		yHi, yLo := bits.Mul64(man, pow[1])
+		mergedHi, mergedLo := xHi, xLo+yHi
+		if mergedLo < xLo {
+			mergedHi++
+		}
+		if mergedHi&0x1FF == 0x1FF && mergedLo+1 == 0 && yLo+man < man {
+			return 0, false
+		}
+		xHi, xLo = mergedHi, mergedLo
+	}
+
+	// Shifting to 54 Bits.
+	msb := xHi >> 63
+	retMantissa := xHi >> (msb + 9)
+	retExp2 -= 1 ^ msb
+
+	// Half-way Ambiguity.
+	if xLo == 0 && xHi&0x1FF == 0 && retMantissa&3 == 1 {
+		return 0, false
+	}
+
+	// From 54 to 53 Bits.
+	retMantissa += retMantissa & 1
+	retMantissa >>= 1
+	if retMantissa>>53 > 0 {
+		retMantissa >>= 1
+		retExp2++
+	}
+	// Zero or underflow (a uint64): subnormal; 0x7FF or more: Inf or NaN.
+	if retExp2-1 >= 0x7FF-1 {
+		return 0, false
+	}
+	retBits := retExp2<<52 | retMantissa&(1<<52-1)
+	if neg {
+		retBits |= 1 << 63
+	}
+	return math.Float64frombits(retBits), true
 }
