@@ -1,9 +1,6 @@
 package jsonwire
 
-import (
-	"math"
-	"math/bits"
-)
+import "math/bits"
 
 // A Number is what ParseNumber reads from a literal: its length and its value
 // as (-1)^Neg × Mant × 10^Exp.
@@ -310,68 +307,4 @@ func (n *Number) Float() (f float64, ok bool) {
 		f = -f
 	}
 	return f, true
-}
-
-// eiselLemire returns the double nearest (-1)^neg × man × 10^exp10, man not
-// 0, or ok false where it cannot decide: the Eisel-Lemire algorithm
-// (https://nigeltao.github.io/blog/2020/eisel-lemire.html), as the Go
-// standard library's strconv has it (internal/strconv/atofeisel.go, of
-// which this is a copy with the table's range and layout changed); the
-// comments name the blog post's sections.
-func eiselLemire(man uint64, exp10 int, neg bool) (f float64, ok bool) {
-	// Exp10 Range.
-	if exp10 < pow10Min || exp10 > pow10Max {
-		return 0, false
-	}
-	pow := &pow10Tab[exp10-pow10Min]
-	exp2 := 1 + (exp10*108853)>>15 // 1 + floor(exp10 × log2(10)), exact for |exp10| <= 500
-
-	// Normalization.
-	clz := bits.LeadingZeros64(man)
-	man <<= uint(clz)
-	const bias = 1023
-	retExp2 := uint64(exp2+63+bias) - uint64(clz)
-
-	// Multiplication.
-	xHi, xLo := bits.Mul64(man, pow[0])
-
-	// Wider Approximation.
-	if xHi&0x1FF == 0x1FF && xLo+man < man {
-		yHi, yLo := bits.Mul64(man, pow[1])
-		mergedHi, mergedLo := xHi, xLo+yHi
-		if mergedLo < xLo {
-			mergedHi++
-		}
-		if mergedHi&0x1FF == 0x1FF && mergedLo+1 == 0 && yLo+man < man {
-			return 0, false
-		}
-		xHi, xLo = mergedHi, mergedLo
-	}
-
-	// Shifting to 54 Bits.
-	msb := xHi >> 63
-	retMantissa := xHi >> (msb + 9)
-	retExp2 -= 1 ^ msb
-
-	// Half-way Ambiguity.
-	if xLo == 0 && xHi&0x1FF == 0 && retMantissa&3 == 1 {
-		return 0, false
-	}
-
-	// From 54 to 53 Bits.
-	retMantissa += retMantissa & 1
-	retMantissa >>= 1
-	if retMantissa>>53 > 0 {
-		retMantissa >>= 1
-		retExp2++
-	}
-	// Zero or underflow (a uint64): subnormal; 0x7FF or more: Inf or NaN.
-	if retExp2-1 >= 0x7FF-1 {
-		return 0, false
-	}
-	retBits := retExp2<<52 | retMantissa&(1<<52-1)
-	if neg {
-		retBits |= 1 << 63
-	}
-	return math.Float64frombits(retBits), true
 }
