@@ -55,3 +55,22 @@ func TestElemScalarsIsElemScalar(t *testing.T) {
 		}
 	})
 }
+
+// TestASCII16: the word-wise test agrees with the byte-wise one for every
+// length up to 16 and a byte >= 0x80 (or none) in every position.
+func TestASCII16(t *testing.T) {
+	for n := 0; n <= 16; n++ {
+		for pos := -1; pos < n; pos++ {
+			for _, c := range []byte{0x7f, 0x80, 0xc3, 0xff} {
+				b := []byte(strings.Repeat("a", n))
+				if pos >= 0 {
+					b[pos] = c
+				}
+				want := pos < 0 || c < 0x80
+				if got := ascii16(string(b)); got != want {
+					t.Fatalf("ascii16(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+}
