@@ -24,6 +24,7 @@ import (
 	"github.com/claimcheck/claimcheck/internal/canonhook"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsontape"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
 // Limits are the effective limits of a check (both positive).
@@ -110,7 +111,13 @@ func (a *Array) fillKeys(ix *index, i int, dst []canon.Scalar, k *keys) error {
 			x, tag = math.Float64bits(e.Num+0), tagNum
 		case jsontape.String:
 			if n := len(e.Raw) - 2; e.Flags == 0 && n <= shortStr {
-				x, y = words(e.Raw[1 : 1+n])
+				if s := e.Raw[1 : 1+n]; n >= 4 && n <= 8 {
+					// words(s), written out for the commonest lengths: two
+					// overlapping loads, the second shifted past the first.
+					x = uint64(jsonwire.LE32(s)) | uint64(jsonwire.LE32(s[n-4:])>>(8*(8-n)))<<32
+				} else {
+					x, y = words(s)
+				}
 				tag = tagStr + uint32(n)
 			}
 		case jsontape.Null:

@@ -12,10 +12,12 @@ import (
 
 // elemTexts are array elements of every kind and every path of fillKeys:
 // numbers with and without the reader's value, -0, strings plain, escaped,
-// non-ASCII, invalid, of 0, 8, 16 and 17 bytes, and containers.
+// non-ASCII, invalid, of every length from 0 to 9, of 16 and 17 bytes,
+// and containers.
 var elemTexts = []string{
 	`0`, `-0`, `-0.0`, `7`, `-12.5`, `0.1`, `1234567.1234567`, `9007199254740993`, `1e5`, `1E-400`, `1e400`,
-	`null`, `true`, `false`, `""`, `"s7082"`, `"abcdefgh"`, `"0123456789abcdef"`, `"0123456789abcdefg"`,
+	`null`, `true`, `false`, `""`, `"a"`, `"ab"`, `"abc"`, `"abcd"`, `"s7082"`, `"abcdef"`, `"abcdefg"`, `"abcdefgh"`,
+	`"abcdefghi"`, `"0123456789abcdef"`, `"0123456789abcdefg"`,
 	`"a string longer than sixteen bytes"`, `"tab\t"`, `"\u0041"`, `"\u00e9"`, `"é"`, "\"\xff\"", `"\ud800"`,
 	`[]`, `[1,"x"]`, `{}`,
 }
