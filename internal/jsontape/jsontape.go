@@ -503,7 +503,15 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 // (done true). What it reads, records and counts is what scalarRun's
 // general reading would: the checks are Short's, PlainEnd's and literal's.
 func wordRun(src string, i, count, limit int, elems []Elem) (int, int, []Elem, bool) {
-	for i+24 <= len(src) && len(elems) < cap(elems) {
+	// It records every element it reads, so it reads only while there is
+	// room under the limit as well as in elems; the count is then the
+	// elements recorded.
+	n0 := len(elems)
+	stop := min(cap(elems), n0+limit-count)
+	if count >= limit {
+		return i, count, elems, false // counted, not recorded: the general reading's
+	}
+	for i+24 <= len(src) && len(elems) < stop {
 		start := i
 		var kind Kind
 		var flags uint8
@@ -512,11 +520,11 @@ func wordRun(src string, i, count, limit int, elems []Elem) (int, int, []Elem, b
 		case c == '"':
 			m := jsonwire.NonPlain(jsonwire.LE64(src[i+1:]))
 			if m == 0 {
-				return i, count, elems, false // eight plain bytes: longer than a word
+				return i, count + len(elems) - n0, elems, false // eight plain bytes: longer than a word
 			}
 			j := i + 1 + bits.TrailingZeros64(m)>>3
 			if src[j] != '"' {
-				return i, count, elems, false // an escape, a byte >= 0x80 or a control byte
+				return i, count + len(elems) - n0, elems, false // an escape, a byte >= 0x80 or a control byte
 			}
 			i, kind = j+1, String
 		case c-'0' < 10 || c == '-':
@@ -528,20 +536,20 @@ func wordRun(src string, i, count, limit int, elems []Elem) (int, int, []Elem, b
 			}
 			k, v := jsonwire.WordInt(jsonwire.LE64(src[j:]))
 			if uint(k-1) >= 7 || k > 1 && src[j] == '0' {
-				return i, count, elems, false // no digit, eight or more, or a leading zero
+				return i, count + len(elems) - n0, elems, false // no digit, eight or more, or a leading zero
 			}
 			j += k
 			num = float64(int64(v))
 			if src[j] == '.' {
 				k, f := jsonwire.WordInt(jsonwire.LE64(src[j+1:]))
 				if uint(k-1) >= 7 {
-					return i, count, elems, false
+					return i, count + len(elems) - n0, elems, false
 				}
 				num = jsonwire.Decimal(v, k, f)
 				j += 1 + k
 			}
 			if d := src[j]; d == '.' || d|0x20 == 'e' {
-				return i, count, elems, false // an exponent, or a second point
+				return i, count + len(elems) - n0, elems, false // an exponent, or a second point
 			}
 			if c == '-' {
 				num = 0 - num // -0 reads as 0, as Short has it
@@ -554,23 +562,20 @@ func wordRun(src string, i, count, limit int, elems []Elem) (int, int, []Elem, b
 		case c == 'n' && src[i:i+4] == "null":
 			i, kind = i+4, Null
 		default:
-			return i, count, elems, false
+			return i, count + len(elems) - n0, elems, false
 		}
-		count++
-		if count <= limit {
-			n := len(elems)
-			elems = elems[:n+1]
-			elems[n] = Elem{Raw: src[start:i], Num: num, Kind: kind, Flags: flags}
-		}
+		n := len(elems)
+		elems = elems[:n+1]
+		elems[n] = Elem{Raw: src[start:i], Num: num, Kind: kind, Flags: flags}
 		if src[i] != ',' {
-			return i, count, elems, true
+			return i, count + len(elems) - n0, elems, true
 		}
 		i++
 		for i < len(src) && src[i] <= ' ' && (src[i] == ' ' || src[i] == '\n' || src[i] == '\t' || src[i] == '\r') {
 			i++
 		}
 	}
-	return i, count, elems, false
+	return i, count + len(elems) - n0, elems, false
 }
 
 // skipWS returns the index of the first byte at or after i that is not JSON

@@ -370,6 +370,23 @@ func TestRecordingLimits(t *testing.T) {
 		}
 		checkTape(t, doc, opt)
 	}
+	// Long runs of scalars, which the reader takes a word at a time: the
+	// limit falls inside the run, or past it, and a nested run is counted
+	// but not recorded.
+	var run []string
+	for i := range 40 {
+		run = append(run, [...]string{"12", `"ab"`, "3.25", "null", "-7", "true"}[i%6])
+	}
+	long := "[" + strings.Join(run, ",") + ",[" + strings.Join(run, ", ") + "]," + strings.Join(run, ",") + "]"
+	for _, max := range []int{0, 1, 5, 17, 40, 41, 80, 1000} {
+		for _, opt := range []Options{{MaxDepth: 1, MaxChildren: max, ArrayElems: true}, {MaxDepth: 2, MaxChildren: max, ArrayElems: true}} {
+			doc, err := Parse(long, opt)
+			if err != nil {
+				t.Fatalf("%+v: %v", opt, err)
+			}
+			checkTape(t, doc, opt)
+		}
+	}
 	doc, _ := Parse(src, Options{MaxDepth: 1, MaxChildren: 2})
 	if len(doc.Nodes) != 3 || doc.Nodes[0].Len != 5 || doc.Nodes[0].Rec != 2 || doc.Nodes[1].Len != 2 || doc.Nodes[2].Len != 3 {
 		t.Errorf("MaxDepth 1, MaxChildren 2: %+v", doc.Nodes)
