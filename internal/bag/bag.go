@@ -8,7 +8,10 @@
 // Arrays are given as converters (Array.Fill) that the engine calls a batch
 // of elements at a time, into a buffer it reuses, so no caller builds a
 // slice of canonical values, and the conversion loop runs over the caller's
-// own slice type without a call per element. A claimed residual of a
+// own slice type without a call per element. A document's elements
+// (Array.Elems) are keyed straight from the reader's tape where the tape
+// vouches for them (fillKeys), without a canonical value at all, and
+// converted by canon only where it does not. A claimed residual of a
 // difference is first compared with the expected one (Array.Same, then the
 // index), and read again in full, to be interned, only where it differs. A
 // discrepancy's values are converted again from their first occurrences.
