@@ -192,7 +192,11 @@ func ParseNumber(lit string) (Scalar, error) {
 	if fault != jsonwire.OK || n.Len != len(lit) {
 		return Scalar{}, errs.Invalid("", "not a JSON number: "+strconv.Quote(lit))
 	}
-	if f, ok := n.Float(); ok {
+	f, ok := n.Exact() // the commonest literals, without a call
+	if !ok {
+		f, ok = n.Float()
+	}
+	if ok {
 		return Scalar{kind: Number, num: f + 0}, nil
 	}
 	f, err := parseFloat(lit)

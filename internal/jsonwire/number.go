@@ -289,22 +289,41 @@ var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 
 //
 // A literal without a significant digit is 0 whatever its exponent; the
 // result is -0 for none other, and finite.
-func (n *Number) Float() (f float64, ok bool) {
+func (n *Number) Float() (float64, bool) {
+	if f, ok := n.Exact(); ok {
+		return f, true
+	}
+	return n.far()
+}
+
+// Exact is Float for the literals Clinger's path reads (and those without
+// a significant digit), and ok false for any other. Small enough to be
+// inlined, it lets a caller whose literals are mostly short take them
+// without a call, and call Float for the rest.
+func (n *Number) Exact() (f float64, ok bool) {
 	m, e := n.Mant, n.Exp
-	switch {
-	case n.Digits == 0:
+	if n.Digits == 0 {
 		return 0, true
-	case n.Digits > 19: // m has wrapped
+	}
+	if n.Digits > 19 || m > 1<<53 || uint(e+22) > 44 {
 		return 0, false
-	case m > 1<<53 || e < -22 || e > 22:
-		return eiselLemire(m, e, n.Neg)
-	case e >= 0:
-		f = float64(m) * exactPow10[e]
-	default:
-		f = float64(m) / exactPow10[-e]
+	}
+	f = float64(int64(m)) // m <= 2^53: no sign to mind
+	if e > 0 {
+		f *= exactPow10[e]
+	} else if e < 0 {
+		f /= exactPow10[-e]
 	}
 	if n.Neg {
 		f = -f
 	}
 	return f, true
+}
+
+// far is Float past Clinger's path: Eisel-Lemire, for an exact mantissa.
+func (n *Number) far() (float64, bool) {
+	if n.Digits > 19 { // Mant has wrapped
+		return 0, false
+	}
+	return eiselLemire(n.Mant, n.Exp, n.Neg)
 }

@@ -108,8 +108,8 @@ var (
 
 // checkShortAndFloat: Short accepts exactly the literals of its form with at
 // most 19 digits making an integer of at most 2^53, not followed by
-// [0-9.eE], with ParseNumber's length and strconv's value; Float, when it
-// gives a value, gives strconv's.
+// [0-9.eE], with ParseNumber's length and strconv's value; Float and
+// Exact, when they give a value, give strconv's.
 func checkShortAndFloat(t testutil.TB, s string) {
 	t.Helper()
 	num, fault := ParseNumber(s)
@@ -117,6 +117,9 @@ func checkShortAndFloat(t testutil.TB, s string) {
 	if fault == OK {
 		if f, ok := num.Float(); ok && f != want {
 			t.Fatalf("ParseNumber(%q).Float() = %v; strconv reads %v", s, f, want)
+		}
+		if f, ok := num.Exact(); ok && f != want {
+			t.Fatalf("ParseNumber(%q).Exact() = %v; strconv reads %v", s, f, want)
 		}
 	}
 	n, f := Short(s)
