@@ -1,6 +1,9 @@
 package jsonwire
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // A Number is what ParseNumber reads from a literal: its length and its value
 // as (-1)^Neg × Mant × 10^Exp.
@@ -320,10 +323,52 @@ func (n *Number) Exact() (f float64, ok bool) {
 	return f, true
 }
 
-// far is Float past Clinger's path: Eisel-Lemire, for an exact mantissa.
+// far is Float past Clinger's path, for an exact mantissa: Eisel-Lemire,
+// and, where it declines (near a halfway point), the exact dyadic case.
 func (n *Number) far() (float64, bool) {
 	if n.Digits > 19 { // Mant has wrapped
 		return 0, false
 	}
-	return eiselLemire(n.Mant, n.Exp, n.Neg)
+	if f, ok := eiselLemire(n.Mant, n.Exp, n.Neg); ok {
+		return f, true
+	}
+	return dyadic(n.Mant, n.Exp, n.Neg)
 }
+
+// dyadic returns the double nearest (-1)^neg × m × 10^e when that value is
+// an integer m' < 2^64 times 2^e, |e| <= 27: m × 5^e < 2^64 for e >= 0, m
+// divisible by 5^-e for e < 0. Then one correctly rounded conversion,
+// float64(m'), and an exact scaling by a power of two give it; these are
+// the exact values Eisel-Lemire declines as halfway cases (such as 1e23,
+// 2^53+1, or 182926410101279.75, which programs print as they are). ok is
+// false for any other.
+func dyadic(m uint64, e int, neg bool) (f float64, ok bool) {
+	switch {
+	case e < -27 || e > 27:
+		return 0, false
+	case e >= 0:
+		hi, lo := bits.Mul64(m, pow5[e])
+		if hi != 0 {
+			return 0, false
+		}
+		m = lo
+	case m%pow5[-e] != 0:
+		return 0, false
+	default:
+		m /= pow5[-e]
+	}
+	f = math.Ldexp(float64(m), e) // float64(m) rounds once; scaling by 2^e is exact
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+// pow5 holds 5^0, ..., 5^27, the powers of five below 2^63.
+var pow5 = func() (t [28]uint64) {
+	t[0] = 1
+	for i := 1; i < len(t); i++ {
+		t[i] = t[i-1] * 5
+	}
+	return t
+}()
