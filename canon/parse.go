@@ -1,9 +1,12 @@
 package canon
 
 import (
+	"github.com/claimcheck/claimcheck/internal/canonhook"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsontape"
 )
+
+func init() { canonhook.ElemScalars = elemScalars }
 
 // ParseArray reads data, one JSON document that is an array of scalars, into
 // Scalars, with the strict reader of the JSON tools: what they refuse in an
@@ -37,7 +40,10 @@ func ParseArray(data []byte) ([]Scalar, error) {
 	}
 	elems := doc.ArrayElems(0)
 	out := make([]Scalar, len(elems))
-	for i := range elems {
+	for i := 0; i < len(elems); i++ {
+		if i += elemScalars(elems[i:], out[i:]); i == len(elems) {
+			break
+		}
 		s, err := elemScalar(&elems[i])
 		if err != nil {
 			return nil, errs.At(err, errs.Index("", i))
@@ -45,6 +51,42 @@ func ParseArray(data []byte) ([]Scalar, error) {
 		out[i] = s
 	}
 	return out, nil
+}
+
+// elemScalars converts elements the reader recorded, from the first, for as
+// long as the reader's flags vouch for each, and returns how many it
+// converted (see canonhook.ElemScalars, through which package bag calls
+// it). A number with HasNum is its literal's nearest double, so finite; a
+// string without flags holds printable ASCII only (the reader saw no escape
+// and no byte >= 0x80), so it is valid UTF-8 and its text is its value.
+// Each Scalar it makes is the one elemScalar makes.
+func elemScalars(es []jsontape.Elem, dst []Scalar) int {
+	n := min(len(es), len(dst))
+	es, dst = es[:n], dst[:n]
+	for k := range es {
+		e := &es[k]
+		switch e.Kind {
+		case jsontape.Number:
+			if e.Flags&jsontape.HasNum == 0 {
+				return k
+			}
+			dst[k] = Scalar{kind: Number, num: e.Num + 0} // -0 folded
+		case jsontape.String:
+			if e.Flags != 0 {
+				return k
+			}
+			dst[k] = Scalar{kind: String, str: e.Raw[1 : len(e.Raw)-1]}
+		case jsontape.Null:
+			dst[k] = Scalar{}
+		case jsontape.True:
+			dst[k] = Scalar{kind: Bool, num: 1}
+		case jsontape.False:
+			dst[k] = Scalar{kind: Bool}
+		default:
+			return k
+		}
+	}
+	return n
 }
 
 // elemScalar converts one element the reader recorded; the error has no

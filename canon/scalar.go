@@ -142,10 +142,29 @@ func StringScalar(s string) (Scalar, error) {
 //
 //go:noinline
 func checkUTF8(s string) error {
-	if utf8.ValidString(s) {
+	if len(s) <= 16 && ascii16(s) || utf8.ValidString(s) {
 		return nil
 	}
 	return notUTF8(s)
+}
+
+// ascii16 reports whether s, of at most 16 bytes, holds no byte >= 0x80
+// (so is valid UTF-8), testing it in two overlapping loads: most strings
+// are short and ASCII, and utf8.ValidString reads one byte at a time below
+// eight.
+func ascii16(s string) bool {
+	var w uint64
+	switch n := len(s); {
+	case n >= 8:
+		w = jsonwire.LE64(s) | jsonwire.LE64(s[n-8:])
+	case n >= 4:
+		w = uint64(jsonwire.LE32(s) | jsonwire.LE32(s[n-4:]))
+	default:
+		for i := range n {
+			w |= uint64(s[i])
+		}
+	}
+	return w&0x8080808080808080 == 0
 }
 
 func notUTF8(s string) error {
@@ -173,7 +192,11 @@ func ParseNumber(lit string) (Scalar, error) {
 	if fault != jsonwire.OK || n.Len != len(lit) {
 		return Scalar{}, errs.Invalid("", "not a JSON number: "+strconv.Quote(lit))
 	}
-	if f, ok := n.Float(); ok {
+	f, ok := n.Exact() // the commonest literals, without a call
+	if !ok {
+		f, ok = n.Float()
+	}
+	if ok {
 		return Scalar{kind: Number, num: f + 0}, nil
 	}
 	f, err := parseFloat(lit)

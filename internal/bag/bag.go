@@ -8,20 +8,26 @@
 // Arrays are given as converters (Array.Fill) that the engine calls a batch
 // of elements at a time, into a buffer it reuses, so no caller builds a
 // slice of canonical values, and the conversion loop runs over the caller's
-// own slice type without a call per element. A claimed residual of a
+// own slice type without a call per element. A document's elements
+// (Array.Elems) are keyed straight from the reader's tape where the tape
+// vouches for them (elemKeys), without a canonical value at all, and
+// converted by canon only where it does not. A claimed residual of a
 // difference is first compared with the expected one (Array.Same, then the
 // index), and read again in full, to be interned, only where it differs. A
 // discrepancy's values are converted again from their first occurrences.
 package bag
 
 import (
+	"math"
 	"math/bits"
 	"strconv"
 	"strings"
 
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/canonhook"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsontape"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
 // Limits are the effective limits of a check (both positive).
@@ -74,6 +80,10 @@ func (a *Array) keys(ix *index, i, n, seen int) error {
 	}
 	if a.Scalars != nil {
 		ix.scalarKeys(a.Scalars[i : i+n])
+	} else if a.Elems != nil {
+		if err := a.elemKeys(ix, i, n); err != nil {
+			return err
+		}
 	} else if ok, err := a.Go.keys(&ix.kb, a.Path, i, n); err != nil {
 		return err
 	} else if !ok {
@@ -88,19 +98,93 @@ func (a *Array) keys(ix *index, i, n, seen int) error {
 }
 
 // fill converts the elements i, i+1, ... of a into dst: Fill's contract.
+// Document elements are converted by canon's loop for the elements the
+// reader vouches for (elemScalars), and one at a time by ElemScalar, with
+// its errors, where that loop stops.
 func (a *Array) fill(i int, dst []canon.Scalar) error {
-	if a.Elems != nil {
-		for k := range dst {
-			s, err := ElemScalar(a.Path, i+k, &a.Elems[i+k])
-			if err != nil {
+	if a.Elems == nil {
+		return a.Fill(i, dst)
+	}
+	es := a.Elems[i : i+len(dst)]
+	for k := 0; k < len(dst); k++ {
+		if k += elemScalars(es[k:], dst[k:]); k == len(dst) {
+			break
+		}
+		s, err := ElemScalar(a.Path, i+k, &es[k])
+		if err != nil {
+			return err
+		}
+		dst[k] = s
+	}
+	return nil
+}
+
+// elemKeys sets the first n keys of ix.kb to the keys of the document
+// elements i, ..., i+n-1, with fill's errors. An element the reader's tape
+// keys by itself (a number the reader read the value of, a string of at
+// most 16 bytes of printable ASCII without an escape, null, true, false)
+// is keyed straight from the tape, without a Scalar, as index.key keys
+// its Scalar; the others are converted in full (into ix.buf) and keyed
+// from their Scalars. Written out here: a call per element would cost as
+// much as the rest of the loop.
+func (a *Array) elemKeys(ix *index, i, n int) error {
+	es := a.Elems[i : i+n]
+	kb := ix.kb.k[:n]
+	h := ix.h // in registers: the stores below could alias it
+	for j := range es {
+		e := &es[j]
+		var x, y uint64
+		var tag uint32
+		switch e.Kind {
+		case jsontape.Number:
+			if e.Flags&jsontape.HasNum != 0 {
+				x, tag = math.Float64bits(e.Num+0), tagNum
+			}
+		case jsontape.String:
+			if n := len(e.Raw) - 2; e.Flags == 0 && n <= shortStr {
+				if s := e.Raw[1 : 1+n]; n >= 4 && n <= 8 {
+					// words(s), written out for the commonest lengths: two
+					// overlapping loads, the second shifted past the first.
+					x = uint64(jsonwire.LE32(s)) | uint64(jsonwire.LE32(s[n-4:])>>(8*(8-n)))<<32
+				} else {
+					x, y = words(s)
+				}
+				tag = tagStr + uint32(n)
+			}
+		case jsontape.Null:
+			tag = tagNull
+		case jsontape.True:
+			x, tag = 1, tagBool
+		case jsontape.False:
+			tag = tagBool
+		}
+		if tag == 0 { // converted in full
+			if err := a.scalarAt(i+j, ix.buf[j:j+1]); err != nil {
 				return err
 			}
-			dst[k] = s
+			ix.kb.SetScalar(j, &ix.buf[j])
+			continue
 		}
+		k := &kb[j]
+		k.a, k.b, k.tag, k.h = x, y, tag, h.hash(x, y, tag)
+	}
+	return nil
+}
+
+// scalarAt converts document element i into dst[0]: fill for one element.
+func (a *Array) scalarAt(i int, dst []canon.Scalar) error {
+	if elemScalars(a.Elems[i:i+1], dst) == 1 {
 		return nil
 	}
-	return a.Fill(i, dst)
+	s, err := ElemScalar(a.Path, i, &a.Elems[i])
+	dst[0] = s
+	return err
 }
+
+// elemScalars is canon's conversion of the elements the reader vouches for
+// (see package canonhook), set when canon, which this package imports, was
+// initialized.
+var elemScalars = canonhook.ElemScalars.(func([]jsontape.Elem, []canon.Scalar) int)
 
 // ElemScalar converts element i of the document array at path; an element
 // that is an array or object, whatever it holds, is refused at its own

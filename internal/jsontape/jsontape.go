@@ -1,6 +1,7 @@
 package jsontape
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -73,10 +74,14 @@ type Node struct {
 type Elem struct {
 	// Raw is the element's source text: a scalar's whole literal (a
 	// string's with its quotes), a container's opening bracket only.
-	Raw   string
-	Num   float64 // of a Number with HasNum
-	Kind  Kind
-	Flags uint8 // of a String (jsonwire's flags) or a Number (HasNum)
+	Raw  string
+	Num  float64 // of a Number with HasNum
+	Kind Kind
+	// Flags: of a String, jsonwire's flags, so 0 exactly when its text is
+	// printable ASCII without an escape, which is its value and valid
+	// UTF-8 (canon converts such a string without checking it again); of a
+	// Number, HasNum.
+	Flags uint8
 }
 
 // Doc is a parsed document: its text and the tape. Nodes[0] is the root.
@@ -397,64 +402,86 @@ func (p *parser) scalars() bool {
 // there, with count elements counted and elems recorded so far.
 func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []Elem, bool) {
 	src, limit := p.src, p.opt.MaxChildren
+	if !rec {
+		limit = -1 // no count is at most -1: nothing is recorded
+	}
 	for i < len(src) {
-		// A value is expected at i.
-		start := i
-		var kind Kind
-		var flags uint8
-		var num float64
-		var ok bool
-		switch c := src[i]; {
-		case c == '"':
-			j := jsonwire.PlainEnd(src, i+1)
-			if j < len(src) && src[j] == '"' {
-				i = j + 1
-			} else {
-				p.pos = i
-				var err error
-				if flags, err = p.str(); err != nil {
+		// The commonest elements first, in a loop without a call; it stops
+		// before an element it does not read, or after one not followed by
+		// a comma.
+		var done bool
+		if i, count, elems, done = wordRun(src, i, count, limit, elems); done {
+			goto after
+		}
+		if i >= len(src) {
+			break
+		}
+		{
+			// A value is expected at i.
+			start := i
+			var kind Kind
+			var flags uint8
+			var num float64
+			var ok bool
+			switch c := src[i]; {
+			case c == '"':
+				kind = String
+				j := jsonwire.PlainEnd(src, i+1)
+				if j < len(src) && src[j] == '"' {
+					i = j + 1
+				} else {
+					p.pos = i
+					var err error
+					if flags, err = p.str(); err != nil {
+						return start, count, elems, false
+					}
+					i = p.pos
+				}
+			case c == '-' || c-'0' < 10:
+				kind, flags = Number, HasNum
+				// Where wordRun had the bytes to read a short literal and did
+				// not, Short would not either.
+				if len(src)-i < 24 {
+					if n, f := jsonwire.Short(src[i:]); n > 0 {
+						i, num = i+n, f
+						break
+					}
+				}
+				n, fault := jsonwire.ParseNumber(src[i:])
+				if fault != jsonwire.OK {
 					return start, count, elems, false
 				}
-				i = p.pos
-			}
-			kind = String
-		case c == '-' || c-'0' < 10:
-			kind, flags = Number, HasNum
-			if n, f := jsonwire.Short(src[i:]); n > 0 {
-				i, num = i+n, f
-				break
-			}
-			n, fault := jsonwire.ParseNumber(src[i:])
-			if fault != jsonwire.OK {
+				i += n.Len
+				if num, ok = n.Float(); !ok {
+					flags = 0
+				}
+			case c == 't' && len(src)-i >= 4 && src[i:i+4] == "true":
+				i += 4
+				kind = True
+			case c == 'f' && len(src)-i >= 5 && src[i:i+5] == "false":
+				i += 5
+				kind = False
+			case c == 'n' && len(src)-i >= 4 && src[i:i+4] == "null":
+				i += 4
+				kind = Null
+			default:
 				return start, count, elems, false
 			}
-			i += n.Len
-			if num, ok = n.Float(); !ok {
-				flags = 0
+			count++
+			if count <= limit {
+				elems = append(elems, Elem{Raw: src[start:i], Num: num, Kind: kind, Flags: flags})
 			}
-		case c == 't' && len(src)-i >= 4 && src[i:i+4] == "true":
-			i += 4
-			kind = True
-		case c == 'f' && len(src)-i >= 5 && src[i:i+5] == "false":
-			i += 5
-			kind = False
-		case c == 'n' && len(src)-i >= 4 && src[i:i+4] == "null":
-			i += 4
-			kind = Null
-		default:
-			return start, count, elems, false
 		}
-		count++
-		if rec && count <= limit {
-			elems = append(elems, Elem{Raw: src[start:i], Num: num, Kind: kind, Flags: flags})
-		}
+	after:
 		// After a value: a comma and the next element, or anything else for
 		// the general loop.
-		if i < len(src) && src[i] != ',' {
-			i = skipWS(src, i)
-		}
-		if i >= len(src) || src[i] != ',' {
+		if i >= len(src) {
 			return i, count, elems, true
+		}
+		if src[i] != ',' {
+			if i = skipWS(src, i); i >= len(src) || src[i] != ',' {
+				return i, count, elems, true
+			}
 		}
 		i++
 		if i < len(src) && src[i] <= ' ' {
@@ -462,6 +489,93 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 		}
 	}
 	return i, count, elems, false
+}
+
+// wordRun is the heart of scalarRun: the commonest elements (a plain string
+// of at most seven bytes, a number of at most seven digits before the point
+// and seven after, without an exponent, true, false, null), each read in a
+// word or two, and recorded, in a loop without a
+// call, so that its state stays in registers. From i, a value expected
+// there, it reads elements while at least 24 bytes are left and elems has
+// room (no append grows it), and stops either before a value it does not
+// read (done false: the value is for scalarRun's general reading, which
+// may end the run), or after a value not directly followed by a comma
+// (done true). What it reads, records and counts is what scalarRun's
+// general reading would: the checks are Short's, PlainEnd's and literal's.
+func wordRun(src string, i, count, limit int, elems []Elem) (int, int, []Elem, bool) {
+	// It records every element it reads, so it reads only while there is
+	// room under the limit as well as in elems; the count is then the
+	// elements recorded.
+	n0 := len(elems)
+	stop := min(cap(elems), n0+limit-count)
+	if count >= limit {
+		return i, count, elems, false // counted, not recorded: the general reading's
+	}
+	for i+24 <= len(src) && len(elems) < stop {
+		start := i
+		var kind Kind
+		var flags uint8
+		var num float64
+		switch c := src[i]; {
+		case c == '"':
+			m := jsonwire.NonPlain(jsonwire.LE64(src[i+1:]))
+			if m == 0 {
+				return i, count + len(elems) - n0, elems, false // eight plain bytes: longer than a word
+			}
+			j := i + 1 + bits.TrailingZeros64(m)>>3
+			if src[j] != '"' {
+				return i, count + len(elems) - n0, elems, false // an escape, a byte >= 0x80 or a control byte
+			}
+			i, kind = j+1, String
+		case c-'0' < 10 || c == '-':
+			// Short's reading of a literal of at most seven digits before
+			// the point and seven after, a word each.
+			j := i
+			if c == '-' {
+				j++
+			}
+			k, v := jsonwire.WordInt(jsonwire.LE64(src[j:]))
+			if uint(k-1) >= 7 || k > 1 && src[j] == '0' {
+				return i, count + len(elems) - n0, elems, false // no digit, eight or more, or a leading zero
+			}
+			j += k
+			num = float64(int64(v))
+			if src[j] == '.' {
+				k, f := jsonwire.WordInt(jsonwire.LE64(src[j+1:]))
+				if uint(k-1) >= 7 {
+					return i, count + len(elems) - n0, elems, false
+				}
+				num = jsonwire.Decimal(v, k, f)
+				j += 1 + k
+			}
+			if d := src[j]; d == '.' || d|0x20 == 'e' {
+				return i, count + len(elems) - n0, elems, false // an exponent, or a second point
+			}
+			if c == '-' {
+				num = 0 - num // -0 reads as 0, as Short has it
+			}
+			i, kind, flags = j, Number, HasNum
+		case c == 't' && src[i:i+4] == "true":
+			i, kind = i+4, True
+		case c == 'f' && src[i:i+5] == "false":
+			i, kind = i+5, False
+		case c == 'n' && src[i:i+4] == "null":
+			i, kind = i+4, Null
+		default:
+			return i, count + len(elems) - n0, elems, false
+		}
+		n := len(elems)
+		elems = elems[:n+1]
+		elems[n] = Elem{Raw: src[start:i], Num: num, Kind: kind, Flags: flags}
+		if src[i] != ',' {
+			return i, count + len(elems) - n0, elems, true
+		}
+		i++
+		for i < len(src) && src[i] <= ' ' && (src[i] == ' ' || src[i] == '\n' || src[i] == '\t' || src[i] == '\r') {
+			i++
+		}
+	}
+	return i, count + len(elems) - n0, elems, false
 }
 
 // skipWS returns the index of the first byte at or after i that is not JSON

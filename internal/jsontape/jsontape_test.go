@@ -71,6 +71,18 @@ var refused = []grammarRow{
 	{"00", 1, "two zeros"},
 	{"-01", 2, "a leading zero after a minus"},
 	{"[01]", 2, "a leading zero inside an array"},
+	{"[0123456, 1, 2, 3, 4, 5, 6, 7, 8, 9]", 2, "a leading zero in an integer the reader reads in a word"},
+	{"[-0123456, 1, 2, 3, 4, 5, 6, 7, 8, 9]", 3, "a leading zero after a minus, in a word"},
+	{"[1234567., 1, 2, 3, 4, 5, 6, 7, 8, 9]", 9, "no digit after a point after an integer read in a word"},
+	{"[1234567e, 1, 2, 3, 4, 5, 6, 7, 8, 9]", 9, "no exponent digits after an integer read in a word"},
+	{"[1234567.5.5, 1, 2, 3, 4, 5, 6, 7, 8, 9]", 10, "a second point after a fraction read in a word"},
+	{"[-1.5e, 1, 2, 3, 4, 5, 6, 7, 8, 9]", 6, "no exponent digits after a fraction read in a word"},
+	{"[-.5, 1, 2, 3, 4, 5, 6, 7, 8, 9]", 2, "no digit between the minus and the point, with words to read"},
+	{"[-, 1, 2, 3, 4, 5, 6, 7, 8, 9]", 2, "a minus alone, with words to read"},
+	{"[0.12345678., 1, 2, 3, 4, 5, 6, 7, 8, 9]", 11, "a point after eight fraction digits"},
+	{"[tru, 1, 2, 3, 4, 5, 6, 7, 8, 9]", 1, "a literal cut short, with words to read"},
+	{"[\"abcdefg\x01\", 1, 2, 3, 4, 5, 6, 7, 8, 9]", 9, "a control character at the end of a string's first word"},
+	{"[\"abc\x01defgh\", 1, 2, 3, 4, 5, 6, 7, 8, 9]", 5, "a control character inside a string's first word"},
 	{"+1", 0, "a plus sign"},
 	{".5", 0, "no digit before the point"},
 	{"-.5", 1, "no digit between the minus and the point"},
@@ -187,28 +199,42 @@ var accepted = []grammarRow{
 	{`{ "a" : 1 , "b" : [ 2 , 3 ] }`, -1, "space around every token"},
 }
 
-// TestGrammarRefused: every class of rule 1 is a *SyntaxError.
+// readers are the options under which TestGrammarRefused reads each
+// document: every node recorded (the general loop reads each value), array
+// elements recorded as Elems, and nothing recorded below the root (the
+// loop of scalars reads the elements in both).
+var readers = []Options{all, {MaxDepth: 1 << 30, MaxChildren: 1 << 30, ArrayElems: true}, {}}
+
+// TestGrammarRefused: every class of rule 1 is a *SyntaxError, at the same
+// offset whichever loop reads it.
 func TestGrammarRefused(t *testing.T) {
 	testutil.Run(t, refused, func(t *testing.T, r grammarRow) {
-		doc, err := Parse(r.in, all)
-		var se *SyntaxError
-		if !errors.As(err, &se) {
-			t.Errorf("Parse(%q) = %v, %v; want a *SyntaxError", r.in, doc, err)
-			return
-		}
-		if doc != nil {
-			t.Errorf("Parse(%q) returned a document with its error", r.in)
-		}
-		if r.offset >= 0 && se.Offset != r.offset {
-			t.Errorf("Parse(%q) offset %d (%s), want %d", r.in, se.Offset, se.Msg, r.offset)
-		}
-		if se.Offset < 0 || se.Offset > len(r.in) || se.Msg == "" || !strings.Contains(se.Error(), se.Msg) {
-			t.Errorf("Parse(%q): bad error %+v", r.in, se)
-		}
-		if json.Valid([]byte(r.in)) {
-			t.Errorf("the oracle encoding/json.Valid accepts %q: bad row", r.in)
+		for _, opt := range readers {
+			grammarRefused(t, r, opt)
 		}
 	})
+}
+
+func grammarRefused(t *testing.T, r grammarRow, opt Options) {
+	t.Helper()
+	doc, err := Parse(r.in, opt)
+	var se *SyntaxError
+	if !errors.As(err, &se) {
+		t.Errorf("Parse(%q, %+v) = %v, %v; want a *SyntaxError", r.in, opt, doc, err)
+		return
+	}
+	if doc != nil {
+		t.Errorf("Parse(%q) returned a document with its error", r.in)
+	}
+	if r.offset >= 0 && se.Offset != r.offset {
+		t.Errorf("Parse(%q, %+v) offset %d (%s), want %d", r.in, opt, se.Offset, se.Msg, r.offset)
+	}
+	if se.Offset < 0 || se.Offset > len(r.in) || se.Msg == "" || !strings.Contains(se.Error(), se.Msg) {
+		t.Errorf("Parse(%q): bad error %+v", r.in, se)
+	}
+	if json.Valid([]byte(r.in)) {
+		t.Errorf("the oracle encoding/json.Valid accepts %q: bad row", r.in)
+	}
 }
 
 // TestGrammarAccepted: grammatical documents, including rule 2's.
@@ -343,6 +369,23 @@ func TestRecordingLimits(t *testing.T) {
 			t.Fatalf("%+v: %v", opt, err)
 		}
 		checkTape(t, doc, opt)
+	}
+	// Long runs of scalars, which the reader takes a word at a time: the
+	// limit falls inside the run, or past it, and a nested run is counted
+	// but not recorded.
+	var run []string
+	for i := range 40 {
+		run = append(run, [...]string{"12", `"ab"`, "3.25", "null", "-7", "true"}[i%6])
+	}
+	long := "[" + strings.Join(run, ",") + ",[" + strings.Join(run, ", ") + "]," + strings.Join(run, ",") + "]"
+	for _, max := range []int{0, 1, 5, 17, 40, 41, 80, 1000} {
+		for _, opt := range []Options{{MaxDepth: 1, MaxChildren: max, ArrayElems: true}, {MaxDepth: 2, MaxChildren: max, ArrayElems: true}} {
+			doc, err := Parse(long, opt)
+			if err != nil {
+				t.Fatalf("%+v: %v", opt, err)
+			}
+			checkTape(t, doc, opt)
+		}
 	}
 	doc, _ := Parse(src, Options{MaxDepth: 1, MaxChildren: 2})
 	if len(doc.Nodes) != 3 || doc.Nodes[0].Len != 5 || doc.Nodes[0].Rec != 2 || doc.Nodes[1].Len != 2 || doc.Nodes[2].Len != 3 {
@@ -530,8 +573,13 @@ func TestNumberValues(t *testing.T) {
 		{"-12", true, "negative"},
 		{"123456789012345", true, "fifteen digits: the short loop's most"},
 		{"1234567890123456", true, "sixteen digits: past the short loop, still below 2^53"},
-		{"9007199254740993", false, "above 2^53: not one operation"},
+		{"9007199254740993", true, "2^53+1, halfway between two doubles: an exact integer, rounded once"},
+		{"9007199254740994", true, "above 2^53: the Eisel-Lemire algorithm"},
 		{"12345678901234567890", false, "twenty digits"},
+		{"1234567", true, "seven digits: an integer in a word"},
+		{"-1234567", true, "a negative integer in a word"},
+		{"12345678", true, "eight digits: past the word"},
+		{"1234567.1234567", true, "seven digits each side: a word each"},
 		{"0.5", true, "a short decimal"},
 		{"-0.125", true, "a negative decimal"},
 		{"0.1", true, "a decimal no double holds: one correctly rounded division"},
@@ -540,12 +588,18 @@ func TestNumberValues(t *testing.T) {
 		{"1e3", true, "an exponent: the general reading"},
 		{"2.5E-3", true, "an upper-case exponent with a sign"},
 		{"1e22", true, "the largest exact power of ten"},
-		{"1e23", false, "past the exact powers of ten"},
+		{"1e23", true, "past the exact powers of ten, and halfway between two doubles: exact, rounded once"},
+		{"1e24", true, "past the exact powers of ten: Eisel-Lemire"},
+		{"1e-130", false, "past the table of powers of ten"},
 		{"1e400", false, "out of range"},
-		{"1.0000000000000002", false, "seventeen digits"},
+		{"1.0000000000000002", true, "seventeen digits: Eisel-Lemire"},
+		{"-1234567.8901234567", true, "a long negative double"},
+		{"123456789012345678901", false, "twenty-one digits: the mantissa is not exact"},
 	}
 	testutil.Run(t, rows, func(t *testing.T, r row) {
-		for _, src := range []string{"[" + r.lit + "]", "[0, " + r.lit + " ,1]", `{"a":[true,` + r.lit + "]}"} {
+		// At the end of the text and with more than a word after it: the
+		// reader reads short literals a word at a time when it can.
+		for _, src := range []string{"[" + r.lit + "]", "[0, " + r.lit + " ,1]", `{"a":[true,` + r.lit + "]}", "[" + r.lit + ", 1, 2, 3, 4, 5, 6]"} {
 			doc, err := Parse(src, Options{MaxDepth: 3, MaxChildren: 10, ArrayElems: true})
 			if err != nil {
 				t.Fatal(err)

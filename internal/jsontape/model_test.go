@@ -363,7 +363,7 @@ var soupTokens = []string{
 	"{", "}", "[", "]", ",", ":", " ", "\t", "\n", "\r", "\f", "\v",
 	`"a"`, `""`, `"\u00e9"`, `"\ud800"`, `"\udc00\ud800"`, "\"\xff\"", "\"\xed\xa0\x80\"", `"\"`, `"\\"`, `"\x"`, `"\u12"`,
 	"\"\x01\"", `"`, `\`, "'a'",
-	"0", "1", "-", "-0", "01", "1.5", "1.", ".5", "1e5", "1e", "1e+", "E", "+1", "1e400", "-1e400",
+	"0", "1", "-", "-0", "01", "0123456", "1234567.", "1.5", "1.", ".5", "1e5", "1e", "1e+", "E", "+1", "1e400", "-1e400",
 	"true", "false", "null", "tru", "nul", "NaN", "Infinity",
 	"\xef\xbb\xbf", "\xc3\xa9", "\x00", "//", "/*", "*/",
 }
@@ -374,7 +374,7 @@ func genSoup(t *rapid.T) string {
 
 var strPieces = []string{
 	"a", "é", "€", "😀", `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u0041`, `\u00E9`,
-	`\ud83d\ude00`, `\ud800`, `\udc00`, "\xff", "\xed\xa0\x80", "\xc0\x80", "\x7f", " ", ":", ",", "[", "{",
+	`\ud83d\ude00`, `\ud800`, `\udc00`, "\xff", "\xed\xa0\x80", "\xc0\x80", "\x7f", " ", ":", ",", "[", "{", "abcdefg", "abcdefgh",
 }
 
 func genWS(t *rapid.T) string {
@@ -392,7 +392,9 @@ func genValue(t *rapid.T, depth int) string {
 	}
 	switch kind {
 	case 0:
-		return rapid.SampledFrom([]string{"0", "-0", "1", "-12", "3.25", "1e5", "-2.5E-3", "1e400", "1e-400", "123456789012345678901"}).Draw(t, "num")
+		return rapid.SampledFrom([]string{"0", "-0", "1", "-12", "3.25", "1e5", "-2.5E-3", "1e400", "1e-400", "123456789012345678901",
+			// about the word the reader reads an integer or a fraction in
+			"1234567", "12345678", "-7654321.1234567", "0.0000001", "123.12345678", "9007199254740993", "1234567e1"}).Draw(t, "num")
 	case 1:
 		return rapid.SampledFrom([]string{"true", "false", "null"}).Draw(t, "lit")
 	case 2, 3:

@@ -16,9 +16,11 @@
 //
 // in one pass, finding where it ends and reading its digits on the way
 // ([Number]); [ValidNumber] says whether a whole text is one literal.
-// [Short] reads the commonest literals (short integers and decimals) in a
-// tighter loop, and [Number.Float] gives a literal's nearest double when
-// one correctly rounded operation computes it. Both give exactly the double
+// [Short] reads the commonest literals (short integers and decimals) a word
+// at a time, and [Number.Float] gives a literal's nearest double when one
+// correctly rounded operation computes it (Clinger's fast path) or the
+// Eisel-Lemire algorithm decides it, as it does for nearly every literal
+// of at most 19 significant digits. Both give exactly the double
 // strconv.ParseFloat gives, or decline, and the caller converts the text.
 //
 // # Strings

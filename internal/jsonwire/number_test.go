@@ -107,8 +107,9 @@ var (
 )
 
 // checkShortAndFloat: Short accepts exactly the literals of its form with at
-// most 15 digits not followed by [0-9.eE], with ParseNumber's length and
-// strconv's value; Float, when it gives a value, gives strconv's.
+// most 19 digits making an integer of at most 2^53, not followed by
+// [0-9.eE], with ParseNumber's length and strconv's value; Float and
+// Exact, when they give a value, give strconv's.
 func checkShortAndFloat(t testutil.TB, s string) {
 	t.Helper()
 	num, fault := ParseNumber(s)
@@ -117,11 +118,16 @@ func checkShortAndFloat(t testutil.TB, s string) {
 		if f, ok := num.Float(); ok && f != want {
 			t.Fatalf("ParseNumber(%q).Float() = %v; strconv reads %v", s, f, want)
 		}
+		if f, ok := num.Exact(); ok && f != want {
+			t.Fatalf("ParseNumber(%q).Exact() = %v; strconv reads %v", s, f, want)
+		}
 	}
 	n, f := Short(s)
 	m := short.FindString(s)
-	digits := strings.Count(m, "") - 1 - strings.Count(m, "-") - strings.Count(m, ".")
-	wantShort := m != "" && digits <= 15 && !next.MatchString(s[len(m):])
+	all := strings.NewReplacer("-", "", ".", "").Replace(m)
+	mant, err := strconv.ParseUint(all, 10, 64)
+	digits := len(all)
+	wantShort := m != "" && digits <= 19 && err == nil && mant <= 1<<53 && !next.MatchString(s[len(m):])
 	switch {
 	case wantShort != (n > 0):
 		t.Fatalf("Short(%q) = %d; its form (%q, %d digits) says %v", s, n, m, digits, wantShort)
@@ -204,6 +210,29 @@ func TestNonDigits(t *testing.T) {
 	}
 }
 
+// TestFirstNonDigit: the word-wise search agrees with the byte-wise one on
+// every byte value in every position, after digits and before anything.
+func TestFirstNonDigit(t *testing.T) {
+	for pos := 0; pos < 8; pos++ {
+		for b := 0; b < 256; b++ {
+			for _, after := range []byte{'5', 0xff, 0xfa, '/', ':'} {
+				w := []byte("01234567")
+				for k := pos + 1; k < 8; k++ {
+					w[k] = after
+				}
+				w[pos] = byte(b)
+				want := 0
+				for want < 8 && w[want] >= '0' && w[want] <= '9' {
+					want++
+				}
+				if got := firstNonDigit(LE64(string(w))); got != want {
+					t.Fatalf("firstNonDigit(%q) = %d, want %d", w, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestDigits: the run's value and end agree with a digit-by-digit reading,
 // for runs of every length up to 19 at every alignment, followed by every
 // kind of byte, and m accumulates.
@@ -242,10 +271,28 @@ func TestShort(t *testing.T) {
 		{"7]", 1, "a digit before a bracket"},
 		{"0.5 ", 3, "a short decimal before a space"},
 		{"123456789012345", 15, "fifteen digits"},
-		{"1234567890123456", 0, "sixteen digits: ParseNumber's"},
+		{"1234567890123456", 16, "sixteen digits, below 2^53"},
+		{"9007199254740992,", 16, "2^53, the largest integer it takes"},
+		{"9007199254740993", 0, "2^53+1: no double, ParseNumber's"},
+		{"-9007199254740992", 17, "-2^53"},
 		{"12345678.1234567", 16, "fifteen digits across the point"},
-		{"12345678.12345678", 0, "sixteen digits across the point"},
-		{"0.000000000000001", 0, "the zero before the point counts: sixteen digits"},
+		{"12345678.12345678", 17, "sixteen digits across the point, below 2^53"},
+		{"92345678.12345678", 0, "sixteen digits across the point, above 2^53"},
+		{"0.000000000000001", 17, "sixteen digits, the zeros counted, making 1"},
+		{"0.000000000000000001", 20, "nineteen digits, the zeros counted"},
+		{"0.0000000000000000001", 0, "twenty digits, the zeros counted: ParseNumber's"},
+		{"1.000000000000000000", 0, "twenty digits: ParseNumber's though the value is 1"},
+		{"0.1", 3, "a decimal no double is: rounded once, by the division"},
+		{"-0.0", 4, "negative zero with a fraction"},
+		{"12345678]", 8, "eight digits, a whole word"},
+		{"1234567.1234567]", 15, "seven digits each side: a word each"},
+		{"1234567.12345678]", 16, "eight after the point"},
+		{"7.0e1", 0, "an exponent after a fraction read in a word"},
+		{"7e1", 0, "an exponent after an integer read in a word"},
+		{"7.5.5", 0, "a point after a fraction read in a word"},
+		{"-7.", 0, "a point without a digit, negative"},
+		{"-x", 0, "a sign, then no digit"},
+		{"123456789.1234567]", 17, "words across the point"},
 		{"1e5", 0, "an exponent: ParseNumber's"},
 		{"1.5E5", 0, "an upper-case exponent after a fraction"},
 		{"01", 0, "a digit after a leading zero: left to ParseNumber and the grammar"},
@@ -256,13 +303,17 @@ func TestShort(t *testing.T) {
 		{".5", 0, "no integer part"},
 	}
 	testutil.Run(t, rows, func(t *testing.T, r row) {
-		n, f := Short(r.s)
-		if n != r.n {
-			t.Fatalf("Short(%q) = %d, want %d", r.s, n, r.n)
+		// As it is, and with spaces after it, which end no literal
+		// differently: Short reads words only with 17 bytes to go.
+		for _, s := range []string{r.s, r.s + strings.Repeat(" ", 17)} {
+			n, f := Short(s)
+			if n != r.n {
+				t.Fatalf("Short(%q) = %d, want %d", s, n, r.n)
+			}
+			if want, _ := strconv.ParseFloat(s[:n], 64); n > 0 && f != want {
+				t.Fatalf("Short(%q) = %v, want %v", s, f, want)
+			}
+			checkShortAndFloat(t, s)
 		}
-		if want, _ := strconv.ParseFloat(r.s[:n], 64); n > 0 && f != want {
-			t.Fatalf("Short(%q) = %v, want %v", r.s, f, want)
-		}
-		checkShortAndFloat(t, r.s)
 	})
 }

@@ -73,18 +73,8 @@ var plain = func() (t [256]bool) {
 // escapes or non-ASCII bytes is its opening quote, a run of plain bytes and
 // its closing quote.
 func PlainEnd(s string, i int) int {
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
 	for ; i+8 <= len(s); i += 8 {
-		x := LE64(s[i:])
-		q := x ^ ('"' * ones)
-		b := x ^ ('\\' * ones)
-		// The lowest flagged byte of each term is exact (borrows only move
-		// up), and the lowest flagged byte is all that is used.
-		m := (x-0x20*ones)&^x | (q-ones)&^q | (b-ones)&^b | x
-		if m &= high; m != 0 {
+		if m := NonPlain(LE64(s[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
@@ -92,6 +82,22 @@ func PlainEnd(s string, i int) int {
 		i++
 	}
 	return i
+}
+
+// NonPlain returns a mask of the bytes of x (little-endian) that may not be
+// plain, the high bit of each: its lowest set bit is exactly that of the
+// first byte that is not plain, and it is 0 exactly when all eight are. (A
+// byte after the first non-plain one may be flagged wrongly: borrows move
+// up.) Small enough to be inlined, it lets a reader test the first word
+// of a string without a call ([PlainEnd] is the loop of it).
+func NonPlain(x uint64) uint64 {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	q := x ^ ('"' * ones)
+	b := x ^ ('\\' * ones)
+	return ((x-0x20*ones)&^x | (q-ones)&^q | (b-ones)&^b | x) & high
 }
 
 func isHex(c byte) bool {
