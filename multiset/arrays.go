@@ -25,41 +25,34 @@ import (
 //   - anything else: every element is refused as not a scalar.
 func array[T any](path string, xs []T) bag.Array {
 	a := bag.Array{Path: path, N: len(xs)}
-	// A document's elements first, on their own: this interface does not
-	// escape, so a check of a document boxes nothing (the switch below
-	// captures its value in closures).
-	if e, ok := any(xs).([]jsontape.Elem); ok {
-		a.Elems = e // converted by the engine (bag.ElemScalar), without a closure
+	// A document's elements and the commonest slice types are keyed and
+	// converted by the engine, without a closure (an allocation per array
+	// per check). The switch is on a pointer to xs, which does not escape:
+	// a slice in an interface would be boxed, another allocation per array.
+	switch p := any(&xs).(type) {
+	case *[]jsontape.Elem:
+		a.Elems = *p
+		return a
+	case *[]any:
+		a.Go.Any = *p
+		return a
+	case *[]canon.Scalar:
+		a.Scalars = *p // keyed in place
+		return a
+	case *[]string:
+		a.Go.Strings = *p
+		return a
+	case *[]int:
+		a.Go.Ints = *p
+		return a
+	case *[]int64:
+		a.Go.Int64s = *p
+		return a
+	case *[]float64:
+		a.Go.Floats = *p
 		return a
 	}
 	switch xs := any(xs).(type) {
-	case []any:
-		a.Go.Any = xs // keyed by the engine
-		a.Fill = func(i int, dst []canon.Scalar) error {
-			for k := range dst {
-				s, err := bag.AnyScalar(xs[i+k])
-				if err != nil {
-					return at(err, path, i+k)
-				}
-				dst[k] = s
-			}
-			return nil
-		}
-	case []canon.Scalar:
-		a.Scalars = xs // keyed in place
-		a.Fill = func(i int, dst []canon.Scalar) error { copy(dst, xs[i:]); return nil }
-	case []string:
-		a.Go.Strings = xs
-		a.Fill = fill(path, xs, canon.StringScalar)
-	case []int:
-		a.Go.Ints = xs
-		a.Fill = fill(path, xs, func(x int) (canon.Scalar, error) { return canon.IntScalar(int64(x)) })
-	case []int64:
-		a.Go.Int64s = xs
-		a.Fill = fill(path, xs, canon.IntScalar)
-	case []float64:
-		a.Go.Floats = xs
-		a.Fill = fill(path, xs, canon.NumberScalar)
 	case []json.Number:
 		a.Fill = fill(path, xs, func(x json.Number) (canon.Scalar, error) { return canon.ParseNumber(string(x)) })
 	default:

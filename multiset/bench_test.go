@@ -127,3 +127,63 @@ func TestAllocsDoNotGrowWithItems(t *testing.T) {
 		t.Errorf("CheckDifferenceScalars: %v allocations at 10000 items, %v at 1000: grows with items", diff10, diff1)
 	}
 }
+
+// TestValidEqualityAllocatesNothing: in steady state a valid equality
+// check over the slice types the engine keys itself allocates nothing:
+// no closure or boxed slice per array, no tally, its table from the pool.
+func TestValidEqualityAllocatesNothing(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("allocation counts in -short mode, or with sync.Pool dropping items under -race")
+	}
+	const n = 10_000
+	anys := testutil.Scalars(n, 1)
+	scalars := make([]canon.Scalar, n)
+	strs, ints, floats := make([]string, n), make([]int, n), make([]float64, n)
+	for i, x := range anys {
+		scalars[i], _ = canon.Of(x)
+		strs[i], ints[i], floats[i] = "s"+strconv.Itoa(i%97), i%89, float64(i%83)/4
+	}
+	type row struct {
+		reason string
+		check  func() (multiset.EqualityResult, error)
+	}
+	eq := func(src, claim any) func() (multiset.EqualityResult, error) {
+		switch src := src.(type) {
+		case []any:
+			return func() (multiset.EqualityResult, error) {
+				return multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: src, Claim: claim.([]any)}, multiset.Limits{})
+			}
+		case []canon.Scalar:
+			return func() (multiset.EqualityResult, error) {
+				return multiset.CheckEquality(multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: src, Claim: claim.([]canon.Scalar)}, multiset.Limits{})
+			}
+		case []string:
+			return func() (multiset.EqualityResult, error) {
+				return multiset.CheckEquality(multiset.EqualityInput[string, string]{Source: src, Claim: claim.([]string)}, multiset.Limits{})
+			}
+		case []int:
+			return func() (multiset.EqualityResult, error) {
+				return multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: src, Claim: claim.([]int)}, multiset.Limits{})
+			}
+		case []float64:
+			return func() (multiset.EqualityResult, error) {
+				return multiset.CheckEquality(multiset.EqualityInput[float64, float64]{Source: src, Claim: claim.([]float64)}, multiset.Limits{})
+			}
+		}
+		panic("type")
+	}
+	testutil.Run(t, []row{
+		{"[]any, keyed by the engine", eq(anys, testutil.Shuffled(anys, 2))},
+		{"[]canon.Scalar, keyed in place", eq(scalars, testutil.Shuffled(scalars, 2))},
+		{"[]string", eq(strs, testutil.Shuffled(strs, 2))},
+		{"[]int", eq(ints, testutil.Shuffled(ints, 2))},
+		{"[]float64", eq(floats, testutil.Shuffled(floats, 2))},
+	}, func(t *testing.T, tc row) {
+		if r, err := tc.check(); err != nil || !r.Valid {
+			t.Fatal(r, err)
+		}
+		if got := testing.AllocsPerRun(20, func() { tc.check() }); got != 0 {
+			t.Errorf("%v allocations per check, want 0", got)
+		}
+	})
+}

@@ -45,6 +45,8 @@ type Array struct {
 	// order, and returns the first one's error (an *claimcheck.Error at the
 	// element's path), if any. The engine converts in batches, so the
 	// caller's loop over its own slice type runs without a call per element.
+	// It is not called, and may be nil, when Elems, Scalars or Go is set:
+	// the engine converts those itself.
 	Fill func(i int, dst []canon.Scalar) error
 	// Same, when not nil, compares the elements i, i+1, ... of this array
 	// with the elements js[0], js[1], ... of the array it is a claimed
@@ -60,11 +62,10 @@ type Array struct {
 	Elems []jsontape.Elem
 	// Scalars, when not nil, are the array's elements themselves, which
 	// the engine keys where they are instead of converting them into its
-	// buffer; Fill must still convert them (for the rest of the engine).
+	// buffer.
 	Scalars []canon.Scalar
 	// Go, when one of its slices is set, is the array's elements as a Go
-	// slice, which the engine keys itself (see GoSlice); Fill must still
-	// convert them (for the rest of the engine).
+	// slice, which the engine keys and converts itself (see GoSlice).
 	Go GoSlice
 }
 
@@ -103,6 +104,13 @@ func (a *Array) keys(ix *index, i, n, seen int) error {
 // its errors, where that loop stops.
 func (a *Array) fill(i int, dst []canon.Scalar) error {
 	if a.Elems == nil {
+		if a.Scalars != nil {
+			copy(dst, a.Scalars[i:])
+			return nil
+		}
+		if ok, err := a.Go.fill(a.Path, i, dst); ok {
+			return err
+		}
 		return a.Fill(i, dst)
 	}
 	es := a.Elems[i : i+len(dst)]
@@ -405,13 +413,17 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 		}
 		distinct += bits.OnesCount64(firsts)
 	}
-	t := &EqualityTally{}
 	if over == 0 && src.N == claim.N {
-		return t, nil
+		return &agree, nil
 	}
+	t := &EqualityTally{}
 	ix.mismatches(t, src, claim)
 	return t, nil
 }
+
+// agree is the tally of every valid equality claim: it holds nothing, and
+// nothing writes to it.
+var agree EqualityTally
 
 // mismatches sets t's mismatches: every value whose two counts differ,
 // with its value converted once more, from its first occurrence, while the

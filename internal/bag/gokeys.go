@@ -56,6 +56,36 @@ func (g *GoSlice) keys(kb *Batch, path string, i, n int) (bool, error) {
 	return false, nil
 }
 
+// fill converts the elements i, ..., i+len(dst)-1 of g into dst, as
+// their keys are made, and reports whether g holds a slice; it returns the
+// first element's error, at path.
+func (g *GoSlice) fill(path string, i int, dst []canon.Scalar) (bool, error) {
+	switch {
+	case g.Any != nil:
+		return true, convert(path, g.Any[i:i+len(dst)], i, dst, AnyScalar)
+	case g.Strings != nil:
+		return true, convert(path, g.Strings[i:i+len(dst)], i, dst, canon.StringScalar)
+	case g.Floats != nil:
+		return true, convert(path, g.Floats[i:i+len(dst)], i, dst, canon.NumberScalar)
+	case g.Ints != nil:
+		return true, convert(path, g.Ints[i:i+len(dst)], i, dst, func(x int) (canon.Scalar, error) { return canon.IntScalar(int64(x)) })
+	case g.Int64s != nil:
+		return true, convert(path, g.Int64s[i:i+len(dst)], i, dst, canon.IntScalar)
+	}
+	return false, nil
+}
+
+func convert[E any](path string, xs []E, i int, dst []canon.Scalar, conv func(E) (canon.Scalar, error)) error {
+	for k, x := range xs {
+		s, err := conv(x)
+		if err != nil {
+			return at(err, path, i+k)
+		}
+		dst[k] = s
+	}
+	return nil
+}
+
 func at(err error, path string, i int) error {
 	return errs.At(err, errs.Index(path, i))
 }
