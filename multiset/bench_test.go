@@ -78,8 +78,10 @@ func BenchmarkCheckDifference(b *testing.B) {
 // the number of allocations of a check must not grow with the number of
 // items (memory per item is the id arrays, allocated once).
 func TestAllocsDoNotGrowWithItems(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocation counts in -short mode")
+	if testing.Short() || raceEnabled {
+		// Under -race sync.Pool drops pooled tables at random, so a
+		// check allocates one now and then, whatever its size.
+		t.Skip("allocation counts in -short mode, or with sync.Pool dropping items under -race")
 	}
 	const distinct = 50
 	pool := make([]canon.Scalar, distinct)
