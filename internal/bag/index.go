@@ -517,7 +517,7 @@ func (ix *index) countFirst(n, base int) (fresh uint64) {
 			var isNew bool
 			if sl, isNew = ix.internLong(k.a, ix.kb.long[i], true); isNew {
 				sl.id = int32(base + i)
-				fresh |= 1 << i
+				fresh |= 1 << (i & 63)
 			}
 		} else {
 			for j := k.h & mask; ; j = (j + 1) & mask {
@@ -529,7 +529,7 @@ func (ix *index) countFirst(n, base int) (fresh uint64) {
 					*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(base + i)}
 					ix.n++
 					ix.used++
-					fresh |= 1 << i
+					fresh |= 1 << (i & 63)
 					break
 				}
 			}
@@ -574,17 +574,25 @@ func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
 					*sl = slot{a: a, tag: tag, id: int32(base + i)}
 					ix.n++
 					ix.used++
-					fresh |= 1 << i
+					fresh |= 1 << (i & 63)
 					break
 				}
 			}
 		} else {
-			a, b, tag := ix.key(s)
+			// A string of 4 to 8 bytes, the commonest, is keyed here in two
+			// overlapping loads, without a call to key.
+			var a, b uint64
+			var tag uint32
+			if str := s.Str(); uint(len(str)-4) <= 4 {
+				a, tag = uint64(le32(str))|uint64(le32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
+			} else {
+				a, b, tag = ix.key(s)
+			}
 			if tag == tagLong {
 				var isNew bool
 				if sl, isNew = ix.internLong(a, s.Str(), true); isNew {
 					sl.id = int32(base + i)
-					fresh |= 1 << i
+					fresh |= 1 << (i & 63)
 				}
 			} else {
 				for j := h.hash(a, b, tag) & mask; ; j = (j + 1) & mask {
@@ -596,7 +604,7 @@ func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
 						*sl = slot{a: a, b: b, tag: tag, id: int32(base + i)}
 						ix.n++
 						ix.used++
-						fresh |= 1 << i
+						fresh |= 1 << (i & 63)
 						break
 					}
 				}
@@ -637,7 +645,7 @@ func (ix *index) countSecond(n, pos int) (first uint64, over int) {
 			}
 		}
 		c := sl.n[1]
-		first |= uint64((uint32(c)-1)>>31) << i // c == 0, without a branch: it varies at random
+		first |= uint64((uint32(c)-1)>>31) << (i & 63) // c == 0, without a branch: it varies at random
 		if c >= sl.n[0] {
 			over++
 		}
@@ -671,6 +679,8 @@ func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, o
 				t = 1
 			}
 			a, tag = math.Float64bits(s.Float())|t, uint32(kind)+tagNull
+		} else if str := s.Str(); uint(len(str)-4) <= 4 { // as in countFirstScalars
+			a, tag = uint64(le32(str))|uint64(le32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
 		} else {
 			a, b, tag = ix.key(s)
 		}
@@ -694,7 +704,7 @@ func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, o
 			}
 		}
 		c := sl.n[1]
-		first |= uint64((uint32(c)-1)>>31) << i // c == 0, without a branch: it varies at random
+		first |= uint64((uint32(c)-1)>>31) << (i & 63) // c == 0, without a branch: it varies at random
 		if c >= sl.n[0] {
 			over++
 		}
@@ -756,10 +766,10 @@ func (ix *index) internKeys(n int, w int, ids []int32, pos int) (fresh, first ui
 			if pos >= 0 {
 				sl.id = int32(pos + i)
 			}
-			fresh |= 1 << i
+			fresh |= 1 << (i & 63)
 		}
 		n := sl.n[w]
-		first |= uint64((uint32(n)-1)>>31) << i // n == 0, without a branch: it varies at random
+		first |= uint64((uint32(n)-1)>>31) << (i & 63) // n == 0, without a branch: it varies at random
 		if n >= sl.n[1-w] {
 			over++
 		}
@@ -876,7 +886,7 @@ func words(s string) (a, b uint64) {
 			b = jsonwire.LE64(s[n-8:]) >> (8 * (16 - n))
 		}
 	case n >= 4:
-		a = uint64(le32(s)) | uint64(le32(s[n-4:])>>(8*(8-n)))<<32
+		a = shortWord(s)
 	default:
 		for i := 0; i < n; i++ {
 			a |= uint64(s[i]) << (8 * i)
@@ -889,9 +899,12 @@ func words(s string) (a, b uint64) {
 // index is made and kept for its life (as a Go map keeps its seed), so
 // which inputs collide cannot be known in advance.
 //
-// A key's two words and tag go through two rounds of a folded 64×64→128-bit
-// multiply (the mixing step of wyhash, which the Go runtime's own fallback
-// hash uses), keyed at each round. A string longer than 16 bytes is first
+// A key's two words, the tag folded into the second, go through one folded
+// 64×64→128-bit multiply (the mixing step of wyhash, which the Go runtime's
+// own fallback hash uses), each word xored with a key first. Keys that
+// differ only in the tag and the second word's low bits (a string of 16
+// bytes and a shorter one) can share a hash, at most 17 of them: the probe
+// compares the tag too. A string longer than 16 bytes is first
 // hashed to one word by hash/maphash under a seed made with the keys.
 type hasher struct {
 	k    [4]uint64
@@ -914,7 +927,14 @@ func mix(a, b uint64) uint64 {
 }
 
 func (h *hasher) hash(a, b uint64, tag uint32) uint64 {
-	return mix(mix(a^h.k[0], b^h.k[1])^h.k[2]^uint64(tag), h.k[3]|1)
+	return mix(a^h.k[0], b^uint64(tag)^h.k[1])
+}
+
+// shortWord is words for a string of 4 to 8 bytes: two overlapping loads,
+// the second in place (the bytes both hold are the same).
+func shortWord(s string) uint64 {
+	n := len(s)
+	return uint64(le32(s)) | uint64(le32(s[n-4:]))<<(8*(n-4)&63)
 }
 
 func le32(s string) uint32 {
