@@ -553,6 +553,57 @@ func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
 		ix.hashAll(len(ss), base)
 		return ix.countFirst(len(ss), base)
 	}
+	for i := 0; ; i++ {
+		if i, fresh = ix.countFirstRun(ss, i, base, fresh); i == len(ss) {
+			return fresh
+		}
+		fresh |= ix.countFirstSlow(ss[i:i+1], base+i) << (i & 63)
+	}
+}
+
+// countFirstRun is countFirstScalars' loop from element i up to the first
+// element whose key takes a call, as countSecondRun.
+func (ix *index) countFirstRun(ss []canon.Scalar, i, base int, fresh uint64) (int, uint64) {
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	k0, k1 := ix.h.k[0], ix.h.k[1]
+	for ; i < len(ss); i++ {
+		s := &ss[i]
+		var a uint64
+		var tag uint32
+		if kind := s.Kind(); kind != canon.String {
+			var t uint64
+			if s.Bool() {
+				t = 1
+			}
+			a, tag = math.Float64bits(s.Float())|t, uint32(kind)+tagNull
+		} else if str := s.Str(); uint(len(str)-4) <= 4 {
+			a, tag = uint64(le32(str))|uint64(le32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
+		} else {
+			break
+		}
+		var sl *slot
+		for j := mix(a^k0, uint64(tag)^k1) & mask; ; j = (j + 1) & mask { // hasher.hash(a, 0, tag)
+			sl = &slots[j]
+			if sl.a == a && sl.b == 0 && sl.tag == tag {
+				break
+			}
+			if sl.tag == 0 {
+				*sl = slot{a: a, tag: tag, id: int32(base + i)}
+				ix.n++
+				ix.used++
+				fresh |= 1 << (i & 63)
+				break
+			}
+		}
+		sl.n[0]++
+	}
+	return i, fresh
+}
+
+// countFirstSlow is countFirstScalars' loop as it was, for the elements
+// countFirstRun leaves.
+func (ix *index) countFirstSlow(ss []canon.Scalar, base int) (fresh uint64) {
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
 	h := ix.h
@@ -665,6 +716,66 @@ func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, o
 		ix.hashAll(len(ss), pos)
 		return ix.countSecond(len(ss), pos)
 	}
+	for i := 0; ; i++ {
+		if i, first, over = ix.countSecondRun(ss, i, pos, first, over); i == len(ss) {
+			return first, over
+		}
+		f, o := ix.countSecondSlow(ss[i:i+1], pos+i)
+		first |= f << (i & 63)
+		over += o
+	}
+}
+
+// countSecondRun is countSecondScalars' loop from element i up to the
+// first element whose key takes a call (a string of fewer than 4 or more
+// than 8 bytes), or the end: a loop without a call keeps its values in
+// registers, where one with a call reloads them from the stack on every
+// element. It returns where it stopped, and first and over updated.
+func (ix *index) countSecondRun(ss []canon.Scalar, i, pos int, first uint64, over int) (int, uint64, int) {
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	k0, k1 := ix.h.k[0], ix.h.k[1]
+	for ; i < len(ss); i++ {
+		s := &ss[i]
+		var a uint64
+		var tag uint32
+		if kind := s.Kind(); kind != canon.String {
+			var t uint64
+			if s.Bool() {
+				t = 1
+			}
+			a, tag = math.Float64bits(s.Float())|t, uint32(kind)+tagNull
+		} else if str := s.Str(); uint(len(str)-4) <= 4 {
+			a, tag = uint64(le32(str))|uint64(le32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
+		} else {
+			break
+		}
+		var sl *slot
+		for j := mix(a^k0, uint64(tag)^k1) & mask; ; j = (j + 1) & mask { // hasher.hash(a, 0, tag)
+			sl = &slots[j]
+			if sl.a == a && sl.b == 0 && sl.tag == tag {
+				break
+			}
+			if sl.tag == 0 {
+				*sl = slot{a: a, tag: tag, id: int32(pos + i)}
+				ix.n++
+				ix.used++
+				break
+			}
+		}
+		c := sl.n[1]
+		first |= uint64((uint32(c)-1)>>31) << (i & 63) // c == 0, without a branch: it varies at random
+		if c >= sl.n[0] {
+			over++
+		}
+		sl.n[1] = c + 1
+	}
+	return i, first, over
+}
+
+// countSecondSlow is countSecondScalars' loop as it was, for the elements
+// countSecondRun leaves.
+func (ix *index) countSecondSlow(ss []canon.Scalar, pos int) (first uint64, over int) {
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
 	h := ix.h
