@@ -507,36 +507,48 @@ func (ix *index) hashAll(n, seen int) {
 // that the check keeps no list of them (see Equality). Bit i of the
 // result is set when key i was new.
 func (ix *index) countFirst(n, base int) (fresh uint64) {
+	for i := 0; ; i++ {
+		if i, fresh = ix.countFirstKeys(i, n, base, fresh); i == n {
+			return fresh
+		}
+		// Key i is a long string's.
+		sl, isNew := ix.internLong(ix.kb.k[i].a, ix.kb.long[i], true)
+		if isNew {
+			sl.id = int32(base + i)
+			fresh |= 1 << (i & 63)
+		}
+		sl.n[0]++
+	}
+}
+
+// countFirstKeys is countFirst's loop from key i up to the first long
+// string's or key n, without a call (see countSecondRun).
+func (ix *index) countFirstKeys(i, n, base int, fresh uint64) (int, uint64) {
 	kb := ix.kb.k[:n]
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
-	for i := range kb {
+	for ; i < len(kb); i++ {
 		k := &kb[i]
-		var sl *slot
 		if k.tag == tagLong {
-			var isNew bool
-			if sl, isNew = ix.internLong(k.a, ix.kb.long[i], true); isNew {
-				sl.id = int32(base + i)
-				fresh |= 1 << (i & 63)
+			break
+		}
+		var sl *slot
+		for j := k.h & mask; ; j = (j + 1) & mask {
+			sl = &slots[j]
+			if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
+				break
 			}
-		} else {
-			for j := k.h & mask; ; j = (j + 1) & mask {
-				sl = &slots[j]
-				if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
-					break
-				}
-				if sl.tag == 0 {
-					*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(base + i)}
-					ix.n++
-					ix.used++
-					fresh |= 1 << (i & 63)
-					break
-				}
+			if sl.tag == 0 {
+				*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(base + i)}
+				ix.n++
+				ix.used++
+				fresh |= 1 << (i & 63)
+				break
 			}
 		}
 		sl.n[0]++
 	}
-	return fresh
+	return i, fresh
 }
 
 // countFirstScalars is scalarKeys, hashAll and countFirst for a batch of
@@ -670,29 +682,46 @@ func (ix *index) countFirstSlow(ss []canon.Scalar, base int) (fresh uint64) {
 // (counter 1, no ids, a new value's id its position pos+i), without the
 // tests internKeys makes for its other callers.
 func (ix *index) countSecond(n, pos int) (first uint64, over int) {
+	for i := 0; ; i++ {
+		if i, first, over = ix.countSecondKeys(i, n, pos, first, over); i == n {
+			return first, over
+		}
+		// Key i is a long string's.
+		sl, isNew := ix.internLong(ix.kb.k[i].a, ix.kb.long[i], true)
+		if isNew {
+			sl.id = int32(pos + i)
+		}
+		c := sl.n[1]
+		first |= uint64((uint32(c)-1)>>31) << (i & 63)
+		if c >= sl.n[0] {
+			over++
+		}
+		sl.n[1] = c + 1
+	}
+}
+
+// countSecondKeys is countSecond's loop from key i up to the first long
+// string's or key n, without a call (see countSecondRun).
+func (ix *index) countSecondKeys(i, n, pos int, first uint64, over int) (int, uint64, int) {
 	kb := ix.kb.k[:n]
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
-	for i := range kb {
+	for ; i < len(kb); i++ {
 		k := &kb[i]
-		var sl *slot
 		if k.tag == tagLong {
-			var isNew bool
-			if sl, isNew = ix.internLong(k.a, ix.kb.long[i], true); isNew {
-				sl.id = int32(pos + i)
+			break
+		}
+		var sl *slot
+		for j := k.h & mask; ; j = (j + 1) & mask {
+			sl = &slots[j]
+			if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
+				break
 			}
-		} else {
-			for j := k.h & mask; ; j = (j + 1) & mask {
-				sl = &slots[j]
-				if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
-					break
-				}
-				if sl.tag == 0 {
-					*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(pos + i)}
-					ix.n++
-					ix.used++
-					break
-				}
+			if sl.tag == 0 {
+				*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(pos + i)}
+				ix.n++
+				ix.used++
+				break
 			}
 		}
 		c := sl.n[1]
@@ -702,7 +731,7 @@ func (ix *index) countSecond(n, pos int) (first uint64, over int) {
 		}
 		sl.n[1] = c + 1
 	}
-	return first, over
+	return i, first, over
 }
 
 // countSecondScalars is countSecond for a batch of scalars read in place,
