@@ -578,7 +578,7 @@ func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
 func (ix *index) countFirstRun(ss []canon.Scalar, i, base int, fresh uint64) (int, uint64) {
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
-	k0, k1 := ix.h.k[0], ix.h.k[1]
+	h := ix.h // in registers or the stack: the stores below could alias ix
 	for ; i < len(ss); i++ {
 		s := &ss[i]
 		var a uint64
@@ -595,7 +595,7 @@ func (ix *index) countFirstRun(ss []canon.Scalar, i, base int, fresh uint64) (in
 			break
 		}
 		var sl *slot
-		for j := mix(a^k0, uint64(tag)^k1) & mask; ; j = (j + 1) & mask { // hasher.hash(a, 0, tag)
+		for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
 			sl = &slots[j]
 			if sl.a == a && sl.b == 0 && sl.tag == tag {
 				break
@@ -763,7 +763,7 @@ func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, o
 func (ix *index) countSecondRun(ss []canon.Scalar, i, pos int, first uint64, over int) (int, uint64, int) {
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
-	k0, k1 := ix.h.k[0], ix.h.k[1]
+	h := ix.h // in registers or the stack: the stores below could alias ix
 	for ; i < len(ss); i++ {
 		s := &ss[i]
 		var a uint64
@@ -780,7 +780,7 @@ func (ix *index) countSecondRun(ss []canon.Scalar, i, pos int, first uint64, ove
 			break
 		}
 		var sl *slot
-		for j := mix(a^k0, uint64(tag)^k1) & mask; ; j = (j + 1) & mask { // hasher.hash(a, 0, tag)
+		for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
 			sl = &slots[j]
 			if sl.a == a && sl.b == 0 && sl.tag == tag {
 				break
@@ -1039,12 +1039,11 @@ func words(s string) (a, b uint64) {
 // index is made and kept for its life (as a Go map keeps its seed), so
 // which inputs collide cannot be known in advance.
 //
-// A key's two words, the tag folded into the second, go through one folded
-// 64×64→128-bit multiply (the mixing step of wyhash, which the Go runtime's
-// own fallback hash uses), each word xored with a key first. Keys that
-// differ only in the tag and the second word's low bits (a string of 16
-// bytes and a shorter one) can share a hash, at most 17 of them: the probe
-// compares the tag too. A string longer than 16 bytes is first
+// A key's two words and tag go through two rounds of a folded 64×64→128-bit
+// multiply (the mixing step of wyhash, which the Go runtime's own fallback
+// hash uses), keyed at each round. (One round, the tag folded into the
+// second word, spread numbered strings into probe runs of hundreds under
+// one draw of keys in twenty: TestIndexSpreadsStructuredKeys.) A string longer than 16 bytes is first
 // hashed to one word by hash/maphash under a seed made with the keys.
 type hasher struct {
 	k    [4]uint64
@@ -1067,7 +1066,7 @@ func mix(a, b uint64) uint64 {
 }
 
 func (h *hasher) hash(a, b uint64, tag uint32) uint64 {
-	return mix(a^h.k[0], b^uint64(tag)^h.k[1])
+	return mix(mix(a^h.k[0], b^h.k[1])^h.k[2]^uint64(tag), h.k[3]|1)
 }
 
 // shortWord is words for a string of 4 to 8 bytes: two overlapping loads,
