@@ -507,36 +507,48 @@ func (ix *index) hashAll(n, seen int) {
 // that the check keeps no list of them (see Equality). Bit i of the
 // result is set when key i was new.
 func (ix *index) countFirst(n, base int) (fresh uint64) {
+	for i := 0; ; i++ {
+		if i, fresh = ix.countFirstKeys(i, n, base, fresh); i == n {
+			return fresh
+		}
+		// Key i is a long string's.
+		sl, isNew := ix.internLong(ix.kb.k[i].a, ix.kb.long[i], true)
+		if isNew {
+			sl.id = int32(base + i)
+			fresh |= 1 << (i & 63)
+		}
+		sl.n[0]++
+	}
+}
+
+// countFirstKeys is countFirst's loop from key i up to the first long
+// string's or key n, without a call (see countSecondRun).
+func (ix *index) countFirstKeys(i, n, base int, fresh uint64) (int, uint64) {
 	kb := ix.kb.k[:n]
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
-	for i := range kb {
+	for ; i < len(kb); i++ {
 		k := &kb[i]
-		var sl *slot
 		if k.tag == tagLong {
-			var isNew bool
-			if sl, isNew = ix.internLong(k.a, ix.kb.long[i], true); isNew {
-				sl.id = int32(base + i)
-				fresh |= 1 << i
+			break
+		}
+		var sl *slot
+		for j := k.h & mask; ; j = (j + 1) & mask {
+			sl = &slots[j]
+			if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
+				break
 			}
-		} else {
-			for j := k.h & mask; ; j = (j + 1) & mask {
-				sl = &slots[j]
-				if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
-					break
-				}
-				if sl.tag == 0 {
-					*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(base + i)}
-					ix.n++
-					ix.used++
-					fresh |= 1 << i
-					break
-				}
+			if sl.tag == 0 {
+				*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(base + i)}
+				ix.n++
+				ix.used++
+				fresh |= 1 << (i & 63)
+				break
 			}
 		}
 		sl.n[0]++
 	}
-	return fresh
+	return i, fresh
 }
 
 // countFirstScalars is scalarKeys, hashAll and countFirst for a batch of
@@ -553,6 +565,57 @@ func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
 		ix.hashAll(len(ss), base)
 		return ix.countFirst(len(ss), base)
 	}
+	for i := 0; ; i++ {
+		if i, fresh = ix.countFirstRun(ss, i, base, fresh); i == len(ss) {
+			return fresh
+		}
+		fresh |= ix.countFirstSlow(ss[i:i+1], base+i) << (i & 63)
+	}
+}
+
+// countFirstRun is countFirstScalars' loop from element i up to the first
+// element whose key takes a call, as countSecondRun.
+func (ix *index) countFirstRun(ss []canon.Scalar, i, base int, fresh uint64) (int, uint64) {
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	h := ix.h // in registers or the stack: the stores below could alias ix
+	for ; i < len(ss); i++ {
+		s := &ss[i]
+		var a uint64
+		var tag uint32
+		if kind := s.Kind(); kind != canon.String {
+			var t uint64
+			if s.Bool() {
+				t = 1
+			}
+			a, tag = math.Float64bits(s.Float())|t, uint32(kind)+tagNull
+		} else if str := s.Str(); uint(len(str)-4) <= 4 {
+			a, tag = uint64(le32(str))|uint64(le32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
+		} else {
+			break
+		}
+		var sl *slot
+		for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
+			sl = &slots[j]
+			if sl.a == a && sl.b == 0 && sl.tag == tag {
+				break
+			}
+			if sl.tag == 0 {
+				*sl = slot{a: a, tag: tag, id: int32(base + i)}
+				ix.n++
+				ix.used++
+				fresh |= 1 << (i & 63)
+				break
+			}
+		}
+		sl.n[0]++
+	}
+	return i, fresh
+}
+
+// countFirstSlow is countFirstScalars' loop as it was, for the elements
+// countFirstRun leaves.
+func (ix *index) countFirstSlow(ss []canon.Scalar, base int) (fresh uint64) {
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
 	h := ix.h
@@ -574,17 +637,25 @@ func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
 					*sl = slot{a: a, tag: tag, id: int32(base + i)}
 					ix.n++
 					ix.used++
-					fresh |= 1 << i
+					fresh |= 1 << (i & 63)
 					break
 				}
 			}
 		} else {
-			a, b, tag := ix.key(s)
+			// A string of 4 to 8 bytes, the commonest, is keyed here in two
+			// overlapping loads, without a call to key.
+			var a, b uint64
+			var tag uint32
+			if str := s.Str(); uint(len(str)-4) <= 4 {
+				a, tag = uint64(le32(str))|uint64(le32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
+			} else {
+				a, b, tag = ix.key(s)
+			}
 			if tag == tagLong {
 				var isNew bool
 				if sl, isNew = ix.internLong(a, s.Str(), true); isNew {
 					sl.id = int32(base + i)
-					fresh |= 1 << i
+					fresh |= 1 << (i & 63)
 				}
 			} else {
 				for j := h.hash(a, b, tag) & mask; ; j = (j + 1) & mask {
@@ -596,7 +667,7 @@ func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
 						*sl = slot{a: a, b: b, tag: tag, id: int32(base + i)}
 						ix.n++
 						ix.used++
-						fresh |= 1 << i
+						fresh |= 1 << (i & 63)
 						break
 					}
 				}
@@ -611,39 +682,56 @@ func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
 // (counter 1, no ids, a new value's id its position pos+i), without the
 // tests internKeys makes for its other callers.
 func (ix *index) countSecond(n, pos int) (first uint64, over int) {
-	kb := ix.kb.k[:n]
-	slots := ix.slots
-	mask := uint64(len(slots) - 1)
-	for i := range kb {
-		k := &kb[i]
-		var sl *slot
-		if k.tag == tagLong {
-			var isNew bool
-			if sl, isNew = ix.internLong(k.a, ix.kb.long[i], true); isNew {
-				sl.id = int32(pos + i)
-			}
-		} else {
-			for j := k.h & mask; ; j = (j + 1) & mask {
-				sl = &slots[j]
-				if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
-					break
-				}
-				if sl.tag == 0 {
-					*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(pos + i)}
-					ix.n++
-					ix.used++
-					break
-				}
-			}
+	for i := 0; ; i++ {
+		if i, first, over = ix.countSecondKeys(i, n, pos, first, over); i == n {
+			return first, over
+		}
+		// Key i is a long string's.
+		sl, isNew := ix.internLong(ix.kb.k[i].a, ix.kb.long[i], true)
+		if isNew {
+			sl.id = int32(pos + i)
 		}
 		c := sl.n[1]
-		first |= uint64((uint32(c)-1)>>31) << i // c == 0, without a branch: it varies at random
+		first |= uint64((uint32(c)-1)>>31) << (i & 63)
 		if c >= sl.n[0] {
 			over++
 		}
 		sl.n[1] = c + 1
 	}
-	return first, over
+}
+
+// countSecondKeys is countSecond's loop from key i up to the first long
+// string's or key n, without a call (see countSecondRun).
+func (ix *index) countSecondKeys(i, n, pos int, first uint64, over int) (int, uint64, int) {
+	kb := ix.kb.k[:n]
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	for ; i < len(kb); i++ {
+		k := &kb[i]
+		if k.tag == tagLong {
+			break
+		}
+		var sl *slot
+		for j := k.h & mask; ; j = (j + 1) & mask {
+			sl = &slots[j]
+			if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
+				break
+			}
+			if sl.tag == 0 {
+				*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(pos + i)}
+				ix.n++
+				ix.used++
+				break
+			}
+		}
+		c := sl.n[1]
+		first |= uint64((uint32(c)-1)>>31) << (i & 63) // c == 0, without a branch: it varies at random
+		if c >= sl.n[0] {
+			over++
+		}
+		sl.n[1] = c + 1
+	}
+	return i, first, over
 }
 
 // countSecondScalars is countSecond for a batch of scalars read in place,
@@ -657,6 +745,66 @@ func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, o
 		ix.hashAll(len(ss), pos)
 		return ix.countSecond(len(ss), pos)
 	}
+	for i := 0; ; i++ {
+		if i, first, over = ix.countSecondRun(ss, i, pos, first, over); i == len(ss) {
+			return first, over
+		}
+		f, o := ix.countSecondSlow(ss[i:i+1], pos+i)
+		first |= f << (i & 63)
+		over += o
+	}
+}
+
+// countSecondRun is countSecondScalars' loop from element i up to the
+// first element whose key takes a call (a string of fewer than 4 or more
+// than 8 bytes), or the end: a loop without a call keeps its values in
+// registers, where one with a call reloads them from the stack on every
+// element. It returns where it stopped, and first and over updated.
+func (ix *index) countSecondRun(ss []canon.Scalar, i, pos int, first uint64, over int) (int, uint64, int) {
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	h := ix.h // in registers or the stack: the stores below could alias ix
+	for ; i < len(ss); i++ {
+		s := &ss[i]
+		var a uint64
+		var tag uint32
+		if kind := s.Kind(); kind != canon.String {
+			var t uint64
+			if s.Bool() {
+				t = 1
+			}
+			a, tag = math.Float64bits(s.Float())|t, uint32(kind)+tagNull
+		} else if str := s.Str(); uint(len(str)-4) <= 4 {
+			a, tag = uint64(le32(str))|uint64(le32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
+		} else {
+			break
+		}
+		var sl *slot
+		for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
+			sl = &slots[j]
+			if sl.a == a && sl.b == 0 && sl.tag == tag {
+				break
+			}
+			if sl.tag == 0 {
+				*sl = slot{a: a, tag: tag, id: int32(pos + i)}
+				ix.n++
+				ix.used++
+				break
+			}
+		}
+		c := sl.n[1]
+		first |= uint64((uint32(c)-1)>>31) << (i & 63) // c == 0, without a branch: it varies at random
+		if c >= sl.n[0] {
+			over++
+		}
+		sl.n[1] = c + 1
+	}
+	return i, first, over
+}
+
+// countSecondSlow is countSecondScalars' loop as it was, for the elements
+// countSecondRun leaves.
+func (ix *index) countSecondSlow(ss []canon.Scalar, pos int) (first uint64, over int) {
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
 	h := ix.h
@@ -671,6 +819,8 @@ func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, o
 				t = 1
 			}
 			a, tag = math.Float64bits(s.Float())|t, uint32(kind)+tagNull
+		} else if str := s.Str(); uint(len(str)-4) <= 4 { // as in countFirstScalars
+			a, tag = uint64(le32(str))|uint64(le32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
 		} else {
 			a, b, tag = ix.key(s)
 		}
@@ -694,7 +844,7 @@ func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, o
 			}
 		}
 		c := sl.n[1]
-		first |= uint64((uint32(c)-1)>>31) << i // c == 0, without a branch: it varies at random
+		first |= uint64((uint32(c)-1)>>31) << (i & 63) // c == 0, without a branch: it varies at random
 		if c >= sl.n[0] {
 			over++
 		}
@@ -756,10 +906,10 @@ func (ix *index) internKeys(n int, w int, ids []int32, pos int) (fresh, first ui
 			if pos >= 0 {
 				sl.id = int32(pos + i)
 			}
-			fresh |= 1 << i
+			fresh |= 1 << (i & 63)
 		}
 		n := sl.n[w]
-		first |= uint64((uint32(n)-1)>>31) << i // n == 0, without a branch: it varies at random
+		first |= uint64((uint32(n)-1)>>31) << (i & 63) // n == 0, without a branch: it varies at random
 		if n >= sl.n[1-w] {
 			over++
 		}
@@ -876,7 +1026,7 @@ func words(s string) (a, b uint64) {
 			b = jsonwire.LE64(s[n-8:]) >> (8 * (16 - n))
 		}
 	case n >= 4:
-		a = uint64(le32(s)) | uint64(le32(s[n-4:])>>(8*(8-n)))<<32
+		a = shortWord(s)
 	default:
 		for i := 0; i < n; i++ {
 			a |= uint64(s[i]) << (8 * i)
@@ -891,7 +1041,9 @@ func words(s string) (a, b uint64) {
 //
 // A key's two words and tag go through two rounds of a folded 64×64→128-bit
 // multiply (the mixing step of wyhash, which the Go runtime's own fallback
-// hash uses), keyed at each round. A string longer than 16 bytes is first
+// hash uses), keyed at each round. (One round, the tag folded into the
+// second word, spread numbered strings into probe runs of hundreds under
+// one draw of keys in twenty: TestIndexSpreadsStructuredKeys.) A string longer than 16 bytes is first
 // hashed to one word by hash/maphash under a seed made with the keys.
 type hasher struct {
 	k    [4]uint64
@@ -915,6 +1067,13 @@ func mix(a, b uint64) uint64 {
 
 func (h *hasher) hash(a, b uint64, tag uint32) uint64 {
 	return mix(mix(a^h.k[0], b^h.k[1])^h.k[2]^uint64(tag), h.k[3]|1)
+}
+
+// shortWord is words for a string of 4 to 8 bytes: two overlapping loads,
+// the second in place (the bytes both hold are the same).
+func shortWord(s string) uint64 {
+	n := len(s)
+	return uint64(le32(s)) | uint64(le32(s[n-4:]))<<(8*(n-4)&63)
 }
 
 func le32(s string) uint32 {

@@ -1,6 +1,7 @@
 package bag
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -64,4 +65,58 @@ func TestElemKeysIsKeyOfElemScalar(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestWordsAreTheBytes: words, and the inline copies of its 4-to-8-byte
+// path (shortWord), hold a string's bytes little-endian, zero-padded, for
+// every length up to 16.
+func TestWordsAreTheBytes(t *testing.T) {
+	const text = "\x01\x82\x03\xf4\x05\x06\x07\x88\x09\x0a\x0b\x0c\x0d\x0e\x0f\xa0"
+	for n := 0; n <= shortStr; n++ {
+		s := text[:n]
+		var want [2]uint64
+		for i := 0; i < n; i++ {
+			want[i/8] |= uint64(s[i]) << (8 * (i % 8))
+		}
+		if a, b := words(s); [2]uint64{a, b} != want {
+			t.Errorf("words(%q) = %x %x, want %x", s, a, b, want)
+		}
+		if n >= 4 && n <= 8 && shortWord(s) != want[0] {
+			t.Errorf("shortWord(%q) = %x, want %x", s, shortWord(s), want[0])
+		}
+	}
+}
+
+// TestAnyKeysAreScalarKeys: the keys anyKeys sets for Go values (numbers
+// and short strings through its inline paths, the rest through the Set
+// methods) are the keys index.key gives their Scalars, hashed, and it
+// refuses exactly the values AnyScalar refuses.
+func TestAnyKeysAreScalarKeys(t *testing.T) {
+	xs := []any{
+		0.0, math.Copysign(0, -1), 7.0, -12.5, 1e300, math.NaN(), math.Inf(1), math.Inf(-1),
+		nil, true, false, 3, 1 << 62,
+		"", "a", "abc", "abcd", "s7082", "abcdefg", "abcdefgh", "abcdefghi", "0123456789abcdef",
+		"0123456789abcdefg", "a string longer than sixteen bytes", "éabc", "abcé", "ab\xffd", "abcdefg\xff", "\xff",
+		[]any{}, int8(1),
+	}
+	ix := newIndex(0)
+	for _, x := range xs {
+		err := anyKeys(&ix.kb, "/x", []any{x}, 0)
+		s, serr := AnyScalar(x)
+		if (err != nil) != (serr != nil) {
+			t.Errorf("%#v: anyKeys error %v, AnyScalar error %v", x, err, serr)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		a, b, tag := ix.key(&s)
+		want := key{a: a, b: b, tag: tag, h: ix.h.hash(a, b, tag)}
+		if got := ix.kb.k[0]; got != want {
+			t.Errorf("%#v: key %+v, want %+v", x, got, want)
+		}
+		if tag == tagLong && ix.kb.long[0] != s.Str() {
+			t.Errorf("%#v: long string %q", x, ix.kb.long[0])
+		}
+	}
 }
