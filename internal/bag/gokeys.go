@@ -11,7 +11,7 @@ import (
 // element types, which the engine keys itself, a batch at a time, without
 // a canon.Scalar per element and without a closure per array (which would
 // be an allocation per check): at most one field is set. Each element is
-// keyed as [AnyScalar] (for []any) or canon's constructor for its type
+// keyed as [anyScalar] (for []any) or canon's constructor for its type
 // converts it, and refused with the same error at the same path.
 type GoSlice struct {
 	Any     []any
@@ -21,11 +21,11 @@ type GoSlice struct {
 	Int64s  []int64
 }
 
-// AnyScalar converts an element of a []any: the commonest types first,
+// anyScalar converts an element of a []any: the commonest types first,
 // with canon's constructors inlined; canon.Of reads the same types the
-// same way. The engine's keys for a []any and the caller's Fill both
-// convert with it, so they agree.
-func AnyScalar(x any) (canon.Scalar, error) {
+// same way. The engine's keys for a []any (anyKeys) and its conversions
+// (GoSlice.fill) both follow it, so they agree.
+func anyScalar(x any) (canon.Scalar, error) {
 	switch x := x.(type) {
 	case float64:
 		return canon.NumberScalar(x)
@@ -64,7 +64,7 @@ func (g *GoSlice) keys(kb *Batch, path string, i, n int) (bool, error) {
 func (g *GoSlice) fill(path string, i int, dst []canon.Scalar) (bool, error) {
 	switch {
 	case g.Any != nil:
-		return true, convert(path, g.Any[i:i+len(dst)], i, dst, AnyScalar)
+		return true, convert(path, g.Any[i:i+len(dst)], i, dst, anyScalar)
 	case g.Strings != nil:
 		return true, convert(path, g.Strings[i:i+len(dst)], i, dst, canon.StringScalar)
 	case g.Floats != nil:
@@ -108,7 +108,7 @@ func anyKeys(kb *Batch, path string, xs []any, i int) error {
 			ok = false
 		}
 		if !ok {
-			s, err := AnyScalar(x)
+			s, err := anyScalar(x)
 			if err != nil {
 				return at(err, path, i+k)
 			}

@@ -90,7 +90,7 @@ func TestWordsAreTheBytes(t *testing.T) {
 // TestAnyKeysAreScalarKeys: the keys anyKeys sets for Go values (numbers
 // and short strings through its inline paths, the rest through the Set
 // methods) are the keys index.key gives their Scalars, hashed, and it
-// refuses exactly the values AnyScalar refuses.
+// refuses exactly the values anyScalar refuses.
 func TestAnyKeysAreScalarKeys(t *testing.T) {
 	xs := []any{
 		0.0, math.Copysign(0, -1), 7.0, -12.5, 1e300, math.NaN(), math.Inf(1), math.Inf(-1),
@@ -102,9 +102,9 @@ func TestAnyKeysAreScalarKeys(t *testing.T) {
 	ix := newIndex(0)
 	for _, x := range xs {
 		err := anyKeys(&ix.kb, "/x", []any{x}, 0)
-		s, serr := AnyScalar(x)
+		s, serr := anyScalar(x)
 		if (err != nil) != (serr != nil) {
-			t.Errorf("%#v: anyKeys error %v, AnyScalar error %v", x, err, serr)
+			t.Errorf("%#v: anyKeys error %v, anyScalar error %v", x, err, serr)
 			continue
 		}
 		if err != nil {

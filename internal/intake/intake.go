@@ -226,9 +226,11 @@ func overloaded(w http.ResponseWriter, msg string) *Failure {
 // BodyIdleTimeout (else 408). Every refusal sets Connection: close and
 // ends the connection's reading at once, so the server closes it after
 // the answer instead of draining what is left of the body. The write
-// deadline is set WriteTimeout past the end of the reading. Deadlines are
-// set through [http.ResponseController]; a writer that cannot set them is
-// read without them.
+// deadline is set WriteTimeout past the end of the reading, and the read
+// deadline moved there too (see answerBy). Deadlines are set through
+// [http.ResponseController], or on the connection itself for an HTTP/1
+// request whose server has [ConnContext]; a writer that cannot set them
+// is read without them.
 func (g *Gate) ReadBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), f *Failure) {
 	rc := http.NewResponseController(w)
 	gz := false
