@@ -482,3 +482,112 @@ func TestMemoryFollowsDistinctValuesAfterAJump(t *testing.T) {
 		t.Errorf("checking 2,000,000 items over %d distinct values allocated %d bytes", distinct+1, got)
 	}
 }
+
+// linearResidual is residual with a map of counts, for arrays too long
+// for its quadratic matching: the same elements are dropped, as an
+// element is dropped exactly when an equal one of other is still unused.
+func linearResidual(self, other []any) []any {
+	pool := map[string]int{}
+	for _, k := range jcsKeys(other) {
+		pool[k]++
+	}
+	var keep []any
+	for i, k := range jcsKeys(self) {
+		if pool[k] > 0 {
+			pool[k]--
+			continue
+		}
+		keep = append(keep, self[i])
+	}
+	return keep
+}
+
+// TestLargeTablesMatchModel: past 49,152 distinct values the table holds
+// 2^17 slots or more, and the engine prefetches slots a chunk of keys ahead
+// of its probes and, for []canon.Scalar, the bytes of the next batch's
+// strings, in loops of their own. Their verdicts and mismatches are the
+// models', for equality through []any and []canon.Scalar and for a
+// difference, with claims wrong at the start, the middle and the end, in
+// short and long strings and numbers.
+func TestLargeTablesMatchModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	const n = 70000
+	source := make([]any, n)
+	for i := range source {
+		switch v := i * 7919 % n; i % 5 {
+		case 0:
+			source[i] = float64(v)
+		case 1:
+			source[i] = "s" + strconv.Itoa(v) // 2 to 6 bytes
+		case 2:
+			source[i] = float64(v) / 64
+		case 3:
+			source[i] = strings.Repeat("long", 5) + strconv.Itoa(v%20000) // over 16 bytes, repeated
+		default:
+			source[i] = "twelve bytes" + strconv.Itoa(v%1000) // 13 to 15 bytes, repeated
+		}
+	}
+	perm := func(seed int) []any {
+		claim := slices.Clone(source)
+		for i := len(claim) - 1; i > 0; i-- {
+			j := (i*seed + 12345) % (i + 1)
+			claim[i], claim[j] = claim[j], claim[i]
+		}
+		return claim
+	}
+	edit := func(claim []any, at int, v any) []any {
+		claim = slices.Clone(claim)
+		claim[at] = v
+		return claim
+	}
+	p := perm(7919)
+	lim := multiset.Limits{MaxItems: 2 * n, MaxDistinct: 2 * n}
+	for _, tc := range []struct {
+		reason string
+		claim  []any
+	}{
+		{"a permutation", p},
+		{"a value source lacks at the end", edit(p, n-1, "never in source")},
+		{"a long string changed in the middle", edit(p, n/2, strings.Repeat("long", 5)+"x")},
+		{"a number changed at the start", edit(p, 0, -1.5)},
+		{"one element dropped", p[:n-1]},
+		{"one element more", append(slices.Clone(p), source[n/3])},
+	} {
+		want := modelMismatches(source, tc.claim)
+		r, err := multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: source, Claim: tc.claim}, lim)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.reason, err)
+		}
+		if got := mismatchLines(r); !slices.Equal(got, want) || r.Valid != (len(want) == 0) {
+			t.Fatalf("%s, []any: valid %v, %d mismatches, want %d: first %q, want %q", tc.reason, r.Valid, len(got), len(want), got[:min(1, len(got))], want[:min(1, len(want))])
+		}
+		rs, err := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: scalarsOf(t, source), Claim: scalarsOf(t, tc.claim)}, lim)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.reason, err)
+		}
+		if got := mismatchLines(rs); !slices.Equal(got, want) || rs.Valid != (len(want) == 0) {
+			t.Fatalf("%s, []canon.Scalar: valid %v, %d mismatches, want %d", tc.reason, rs.Valid, len(got), len(want))
+		}
+
+		// The same claim as the right of a difference: its residuals.
+		wantLo, wantRo := linearResidual(source, tc.claim), linearResidual(tc.claim, source)
+		for _, c := range []struct {
+			reason string
+			lo, ro []any
+		}{
+			{"the true residuals", wantLo, wantRo},
+			{"right_only with a value of left", wantLo, append(slices.Clone(wantRo), source[5])},
+		} {
+			in := multiset.DifferenceInput[any, any]{Left: source, Right: tc.claim, Claim: multiset.DifferenceClaim[any]{LeftOnly: c.lo, RightOnly: c.ro}}
+			d, err := multiset.CheckDifference(in, lim)
+			if err != nil {
+				t.Fatalf("%s, %s: %v", tc.reason, c.reason, err)
+			}
+			if got, want := doc(d), differenceDoc(wantLo, wantRo, c.lo, c.ro); got != want {
+				t.Fatalf("%s, %s: difference\n%s\nwant\n%s", tc.reason, c.reason, got, want)
+			}
+		}
+	}
+}

@@ -136,6 +136,12 @@ func modelResiduals(left, right []any) (leftOnly, rightOnly []any) {
 // modelDifference returns the output document of multiset-difference-check.
 func modelDifference(left, right, lo, ro []any) string {
 	wantLo, wantRo := modelResiduals(left, right)
+	return differenceDoc(wantLo, wantRo, lo, ro)
+}
+
+// differenceDoc is the output document of a difference check whose true
+// residuals are wantLo and wantRo, and whose claim is lo and ro.
+func differenceDoc(wantLo, wantRo, lo, ro []any) string {
 	at := func(xs []any, i int) string {
 		if i < len(xs) {
 			return jcsKey(xs[i])

@@ -328,6 +328,11 @@ func (t *EqualityTally) Mismatches(yield func(EqualityMismatch) bool) {
 	}
 }
 
+// touchItems is the length of an array above which the engine prefetches
+// the bytes of the next batch's strings (see touchStrings): a smaller
+// array's strings stay in the cache between checks.
+const touchItems = 1 << 15
+
 // First returns the first mismatch of t, or nil when the claim is valid.
 func (t *EqualityTally) First() *EqualityMismatch {
 	if len(t.mismatches) == 0 {
@@ -366,6 +371,9 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 		before := int(ix.n)
 		var fresh uint64
 		if src.Scalars != nil {
+			if src.N > touchItems {
+				ix.touchStrings(src.Scalars[i+n : min(i+n+batch, src.N)])
+			}
 			fresh = ix.countFirstScalars(src.Scalars[i:i+n], i)
 		} else {
 			if err := src.keys(ix, i, n, i); err != nil {
@@ -397,6 +405,9 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 		var firsts uint64
 		var o int
 		if claim.Scalars != nil {
+			if claim.N > touchItems {
+				ix.touchStrings(claim.Scalars[j+n : min(j+n+batch, claim.N)])
+			}
 			firsts, o = ix.countSecondScalars(claim.Scalars[j:j+n], src.N+j)
 		} else {
 			if err := claim.keys(ix, j, n, src.N+j); err != nil {
@@ -437,7 +448,7 @@ func (ix *index) mismatches(t *EqualityTally, src, claim *Array) {
 	marks, before := scratch[:words], scratch[words:]
 	n := 0
 	for i := range ix.slots {
-		if sl := &ix.slots[i]; sl.tag != 0 && sl.n[0] != sl.n[1] {
+		if sl := &ix.slots[i]; sl.tag >= ix.g && sl.n[0] != sl.n[1] {
 			marks[sl.id/64] |= 1 << (sl.id % 64)
 			n++
 		}
@@ -453,7 +464,7 @@ func (ix *index) mismatches(t *EqualityTally, src, claim *Array) {
 	t.mismatches = make([]mismatch, n)
 	for i := range ix.slots {
 		sl := &ix.slots[i]
-		if sl.tag == 0 || sl.n[0] == sl.n[1] {
+		if sl.tag < ix.g || sl.n[0] == sl.n[1] {
 			continue
 		}
 		w, b := sl.id/64, sl.id%64

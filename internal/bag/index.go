@@ -43,6 +43,12 @@ type index struct {
 	n     int32    // ids given
 	h     hasher
 
+	// g is the table's generation, shifted above tagMask: a slot whose tag
+	// is at least g holds a value, with its key's tag in the bits of
+	// tagMask, and every other slot is empty. So a table is emptied by
+	// incrementing g (see next), not by clearing its memory.
+	g uint32
+
 	touched uint32 // what keys read, kept so that its loads stay
 	kb      Batch  // the keys of a batch; its long strings are the input's
 
@@ -57,6 +63,7 @@ type index struct {
 	ids    [2][]int32
 	rem    []int32
 	buf    [batch]canon.Scalar // a batch of converted elements
+	pf     [batch]uintptr      // addresses to prefetch (see touchStrings)
 	wide   int                 // how far into buf and kb.long this check wrote (see Array.keys)
 }
 
@@ -78,8 +85,9 @@ func (ix *index) scratchRem(n int) []int32 {
 	return ix.rem[:n]
 }
 
-// A slot holds one value: its key (a, b, tag; tag 0: the slot is empty),
-// its id, and two counters the engine uses as it likes. It holds no
+// A slot holds one value: its key (a, b, and the key's tag in the bits of
+// tagMask of tag; a tag below the index's generation: the slot is empty,
+// see index.g), its id, and two counters the engine uses as it likes. It holds no
 // pointer, so the garbage collector never scans the table; at 32 bytes two
 // fit in a cache line.
 type slot struct {
@@ -97,8 +105,12 @@ const (
 	tagBool  = 2
 	tagNum   = 3
 	tagStr   = 4 // ... tagStr+16
-	tagLong  = math.MaxUint32
+	tagLong  = tagMask
 	shortStr = 16
+
+	// tagMask selects a key's tag in a slot's tag, whose bits above it
+	// are the slot's generation (see index.g).
+	tagMask = 0xff
 )
 
 // The table grows (doubles) when an insertion would fill more than
@@ -142,15 +154,20 @@ func newIndex(first int) *index {
 	if ix == nil {
 		ix = pool.Get().(*index)
 	}
+	ix.reset(first)
+	return ix
+}
+
+// reset empties ix for a check whose first array has first elements.
+func (ix *index) reset(first int) {
 	ix.n, ix.used, ix.total, ix.limit = 0, 0, 0, 0
 	ix.kb.h = ix.h
 	if n := slotsFor(min(first, sample)); cap(ix.slots) >= n {
 		ix.slots = ix.slots[:n]
-		clear(ix.slots)
 	} else {
 		ix.slots = make([]slot, n)
 	}
-	return ix
+	ix.next()
 }
 
 // The pools hold the indexes of finished checks. A check allocates its
@@ -440,16 +457,20 @@ func (kb *Batch) setOther(j int, s *canon.Scalar) {
 	}
 }
 
-// touchSlots is the smallest table (in slots, 2 MiB) whose slots the first
-// pass of a batch touches ahead of the probes: a smaller one stays in the
-// level-2 cache, where a load ahead only costs its instructions.
-const touchSlots = 1 << 16
+// touchSlotsMin is the smallest table (in slots, 2 MiB) whose slots are
+// prefetched ahead of the probes: a smaller one stays in the level-2
+// cache, where a prefetch only costs its instructions.
+const touchSlotsMin = 1 << 16
 
 // scalarKeys sets the first len(ss) keys of ix.kb to the keys of ss, with
 // their hashes.
-func (ix *index) scalarKeys(ss []canon.Scalar) {
-	ix.wide = max(ix.wide, len(ss)) // see release
-	kb := ix.kb.k[:len(ss)]
+func (ix *index) scalarKeys(ss []canon.Scalar) { ix.scalarKeysAt(ss, 0) }
+
+// scalarKeysAt is scalarKeys for the keys off, ..., off+len(ss)-1.
+func (ix *index) scalarKeysAt(ss []canon.Scalar, off int) {
+	ix.wide = max(ix.wide, off+len(ss)) // see release
+	kb := ix.kb.k[off : off+len(ss)]
+	long := ix.kb.long[off : off+len(ss)]
 	h := ix.h // the keys in registers: the stores below could alias them
 	for i := range kb {
 		k, s := &kb[i], &ss[i]
@@ -465,10 +486,22 @@ func (ix *index) scalarKeys(ss []canon.Scalar) {
 		} else {
 			k.a, k.b, k.tag = ix.key(s)
 			if k.tag == tagLong {
-				ix.kb.long[i] = s.Str()
+				long[i] = s.Str()
 			}
 		}
 		k.h = h.hash(k.a, k.b, k.tag)
+	}
+}
+
+// scalarKeysAhead is scalarKeys for a large table (see countFirstScalars):
+// as each chunk of keys is made, the slots of its probes are prefetched,
+// so that the probes of the batch's first chunk find theirs on the way
+// too, the rest of the batch's keys being made meanwhile.
+func (ix *index) scalarKeysAhead(ss []canon.Scalar) {
+	for c := 0; c < len(ss); c += chunk {
+		e := min(c+chunk, len(ss))
+		ix.scalarKeysAt(ss[c:e], c)
+		ix.touchSlots(c, e)
 	}
 }
 
@@ -477,24 +510,26 @@ func (ix *index) scalarKeys(ss []canon.Scalar) {
 // past its load, so that no insertion of the batch moves a slot. seen is
 // how many elements the check has interned so far (for grow's guess).
 //
-// For a large table it also touches the slot each probe sequence starts
-// at; those loads are independent of each other, so the processor overlaps
-// their cache misses instead of waiting for one at a time, and the probes
-// find their slots in the cache or on their way.
+// For a large table it also prefetches the slots where the probes of the
+// batch's first chunk of keys start (see touchSlots); the loops that probe
+// (countFirst, countSecond, internKeys) prefetch each next chunk's before
+// they probe a chunk. The misses of a chunk overlap each other instead of
+// coming one at a time, and a probe finds its slot in the cache or on its
+// way.
 func (ix *index) hashAll(n, seen int) {
 	if (ix.used+n)*maxLoadDen > len(ix.slots)*maxLoadNum {
 		ix.grow(n, seen)
 	}
-	kb := ix.kb.k[:n]
-	if len(ix.slots) >= touchSlots {
-		mask := uint64(len(ix.slots) - 1)
-		var touched uint32
-		for i := range kb {
-			touched += ix.slots[kb[i].h&mask].tag
-		}
-		ix.touched = touched
+	if len(ix.slots) >= touchSlotsMin {
+		ix.touchSlots(0, min(chunk, n))
 	}
 }
+
+// chunk is how many keys ahead of its probes the engine prefetches slots
+// (see touchSlots): at about 10 ns a probe, far enough for a miss to be
+// served, and few enough not to stall on the processor's limit of misses
+// in flight.
+const chunk = 16
 
 // The loops below probe inline, each the same way: a call per element
 // costs a tenth of its time. Every batch went through keys first, so an
@@ -507,8 +542,21 @@ func (ix *index) hashAll(n, seen int) {
 // that the check keeps no list of them (see Equality). Bit i of the
 // result is set when key i was new.
 func (ix *index) countFirst(n, base int) (fresh uint64) {
-	for i := 0; ; i++ {
-		if i, fresh = ix.countFirstKeys(i, n, base, fresh); i == n {
+	if len(ix.slots) < touchSlotsMin {
+		return ix.countFirstTo(0, n, base, 0)
+	}
+	for c := 0; c < n; c += chunk {
+		e := min(c+chunk, n)
+		ix.touchSlots(e, min(e+chunk, n))
+		fresh = ix.countFirstTo(c, e, base, fresh)
+	}
+	return fresh
+}
+
+// countFirstTo is countFirst for the keys i, ..., e-1.
+func (ix *index) countFirstTo(i, e, base int, fresh uint64) uint64 {
+	for ; ; i++ {
+		if i, fresh = ix.countFirstKeys(i, e, base, fresh); i == e {
 			return fresh
 		}
 		// Key i is a long string's.
@@ -527,6 +575,7 @@ func (ix *index) countFirstKeys(i, n, base int, fresh uint64) (int, uint64) {
 	kb := ix.kb.k[:n]
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
+	g := ix.g
 	for ; i < len(kb); i++ {
 		k := &kb[i]
 		if k.tag == tagLong {
@@ -535,11 +584,11 @@ func (ix *index) countFirstKeys(i, n, base int, fresh uint64) (int, uint64) {
 		var sl *slot
 		for j := k.h & mask; ; j = (j + 1) & mask {
 			sl = &slots[j]
-			if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
+			if sl.a == k.a && sl.b == k.b && sl.tag == k.tag|g {
 				break
 			}
-			if sl.tag == 0 {
-				*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(base + i)}
+			if sl.tag < g {
+				*sl = slot{a: k.a, b: k.b, tag: k.tag | g, id: int32(base + i)}
 				ix.n++
 				ix.used++
 				fresh |= 1 << (i & 63)
@@ -560,10 +609,9 @@ func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
 	if (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
 		ix.grow(len(ss), base)
 	}
-	if len(ix.slots) >= touchSlots {
-		ix.scalarKeys(ss)
-		ix.hashAll(len(ss), base)
-		return ix.countFirst(len(ss), base)
+	if len(ix.slots) >= touchSlotsMin {
+		ix.scalarKeysAhead(ss)
+		return ix.countFirstTo(0, len(ss), base, 0)
 	}
 	for i := 0; ; i++ {
 		if i, fresh = ix.countFirstRun(ss, i, base, fresh); i == len(ss) {
@@ -578,6 +626,7 @@ func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
 func (ix *index) countFirstRun(ss []canon.Scalar, i, base int, fresh uint64) (int, uint64) {
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
+	g := ix.g
 	h := ix.h // in registers or the stack: the stores below could alias ix
 	for ; i < len(ss); i++ {
 		s := &ss[i]
@@ -597,11 +646,11 @@ func (ix *index) countFirstRun(ss []canon.Scalar, i, base int, fresh uint64) (in
 		var sl *slot
 		for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
 			sl = &slots[j]
-			if sl.a == a && sl.b == 0 && sl.tag == tag {
+			if sl.a == a && sl.b == 0 && sl.tag == tag|g {
 				break
 			}
-			if sl.tag == 0 {
-				*sl = slot{a: a, tag: tag, id: int32(base + i)}
+			if sl.tag < g {
+				*sl = slot{a: a, tag: tag | g, id: int32(base + i)}
 				ix.n++
 				ix.used++
 				fresh |= 1 << (i & 63)
@@ -618,6 +667,7 @@ func (ix *index) countFirstRun(ss []canon.Scalar, i, base int, fresh uint64) (in
 func (ix *index) countFirstSlow(ss []canon.Scalar, base int) (fresh uint64) {
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
+	g := ix.g
 	h := ix.h
 	for i := range ss {
 		s := &ss[i]
@@ -630,11 +680,11 @@ func (ix *index) countFirstSlow(ss []canon.Scalar, base int) (fresh uint64) {
 			a, tag := math.Float64bits(s.Float())|t, uint32(kind)+tagNull
 			for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
 				sl = &slots[j]
-				if sl.a == a && sl.b == 0 && sl.tag == tag {
+				if sl.a == a && sl.b == 0 && sl.tag == tag|g {
 					break
 				}
-				if sl.tag == 0 {
-					*sl = slot{a: a, tag: tag, id: int32(base + i)}
+				if sl.tag < g {
+					*sl = slot{a: a, tag: tag | g, id: int32(base + i)}
 					ix.n++
 					ix.used++
 					fresh |= 1 << (i & 63)
@@ -660,11 +710,11 @@ func (ix *index) countFirstSlow(ss []canon.Scalar, base int) (fresh uint64) {
 			} else {
 				for j := h.hash(a, b, tag) & mask; ; j = (j + 1) & mask {
 					sl = &slots[j]
-					if sl.a == a && sl.b == b && sl.tag == tag {
+					if sl.a == a && sl.b == b && sl.tag == tag|g {
 						break
 					}
-					if sl.tag == 0 {
-						*sl = slot{a: a, b: b, tag: tag, id: int32(base + i)}
+					if sl.tag < g {
+						*sl = slot{a: a, b: b, tag: tag | g, id: int32(base + i)}
 						ix.n++
 						ix.used++
 						fresh |= 1 << (i & 63)
@@ -682,8 +732,21 @@ func (ix *index) countFirstSlow(ss []canon.Scalar, base int) (fresh uint64) {
 // (counter 1, no ids, a new value's id its position pos+i), without the
 // tests internKeys makes for its other callers.
 func (ix *index) countSecond(n, pos int) (first uint64, over int) {
-	for i := 0; ; i++ {
-		if i, first, over = ix.countSecondKeys(i, n, pos, first, over); i == n {
+	if len(ix.slots) < touchSlotsMin {
+		return ix.countSecondTo(0, n, pos, 0, 0)
+	}
+	for c := 0; c < n; c += chunk {
+		e := min(c+chunk, n)
+		ix.touchSlots(e, min(e+chunk, n))
+		first, over = ix.countSecondTo(c, e, pos, first, over)
+	}
+	return first, over
+}
+
+// countSecondTo is countSecond for the keys i, ..., e-1.
+func (ix *index) countSecondTo(i, e, pos int, first uint64, over int) (uint64, int) {
+	for ; ; i++ {
+		if i, first, over = ix.countSecondKeys(i, e, pos, first, over); i == e {
 			return first, over
 		}
 		// Key i is a long string's.
@@ -706,6 +769,7 @@ func (ix *index) countSecondKeys(i, n, pos int, first uint64, over int) (int, ui
 	kb := ix.kb.k[:n]
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
+	g := ix.g
 	for ; i < len(kb); i++ {
 		k := &kb[i]
 		if k.tag == tagLong {
@@ -714,11 +778,11 @@ func (ix *index) countSecondKeys(i, n, pos int, first uint64, over int) (int, ui
 		var sl *slot
 		for j := k.h & mask; ; j = (j + 1) & mask {
 			sl = &slots[j]
-			if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
+			if sl.a == k.a && sl.b == k.b && sl.tag == k.tag|g {
 				break
 			}
-			if sl.tag == 0 {
-				*sl = slot{a: k.a, b: k.b, tag: k.tag, id: int32(pos + i)}
+			if sl.tag < g {
+				*sl = slot{a: k.a, b: k.b, tag: k.tag | g, id: int32(pos + i)}
 				ix.n++
 				ix.used++
 				break
@@ -740,10 +804,9 @@ func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, o
 	if (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
 		ix.grow(len(ss), pos)
 	}
-	if len(ix.slots) >= touchSlots {
-		ix.scalarKeys(ss)
-		ix.hashAll(len(ss), pos)
-		return ix.countSecond(len(ss), pos)
+	if len(ix.slots) >= touchSlotsMin {
+		ix.scalarKeysAhead(ss)
+		return ix.countSecondTo(0, len(ss), pos, 0, 0)
 	}
 	for i := 0; ; i++ {
 		if i, first, over = ix.countSecondRun(ss, i, pos, first, over); i == len(ss) {
@@ -763,6 +826,7 @@ func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, o
 func (ix *index) countSecondRun(ss []canon.Scalar, i, pos int, first uint64, over int) (int, uint64, int) {
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
+	g := ix.g
 	h := ix.h // in registers or the stack: the stores below could alias ix
 	for ; i < len(ss); i++ {
 		s := &ss[i]
@@ -782,11 +846,11 @@ func (ix *index) countSecondRun(ss []canon.Scalar, i, pos int, first uint64, ove
 		var sl *slot
 		for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
 			sl = &slots[j]
-			if sl.a == a && sl.b == 0 && sl.tag == tag {
+			if sl.a == a && sl.b == 0 && sl.tag == tag|g {
 				break
 			}
-			if sl.tag == 0 {
-				*sl = slot{a: a, tag: tag, id: int32(pos + i)}
+			if sl.tag < g {
+				*sl = slot{a: a, tag: tag | g, id: int32(pos + i)}
 				ix.n++
 				ix.used++
 				break
@@ -807,6 +871,7 @@ func (ix *index) countSecondRun(ss []canon.Scalar, i, pos int, first uint64, ove
 func (ix *index) countSecondSlow(ss []canon.Scalar, pos int) (first uint64, over int) {
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
+	g := ix.g
 	h := ix.h
 	for i := range ss {
 		s := &ss[i]
@@ -832,11 +897,11 @@ func (ix *index) countSecondSlow(ss []canon.Scalar, pos int) (first uint64, over
 		} else {
 			for j := h.hash(a, b, tag) & mask; ; j = (j + 1) & mask {
 				sl = &slots[j]
-				if sl.a == a && sl.b == b && sl.tag == tag {
+				if sl.a == a && sl.b == b && sl.tag == tag|g {
 					break
 				}
-				if sl.tag == 0 {
-					*sl = slot{a: a, b: b, tag: tag, id: int32(pos + i)}
+				if sl.tag < g {
+					*sl = slot{a: a, b: b, tag: tag | g, id: int32(pos + i)}
 					ix.n++
 					ix.used++
 					break
@@ -877,11 +942,26 @@ func (ix *index) internAll(ss []canon.Scalar, w int, ids []int32, pos, seen int)
 
 // internKeys is internAll for the first n keys of ix.kb, through hashAll.
 func (ix *index) internKeys(n int, w int, ids []int32, pos int) (fresh, first uint64, over int) {
-	kb := ix.kb.k[:n]
+	if len(ix.slots) < touchSlotsMin {
+		return ix.internKeysTo(0, n, w, ids, pos, 0, 0, 0)
+	}
+	for c := 0; c < n; c += chunk {
+		e := min(c+chunk, n)
+		ix.touchSlots(e, min(e+chunk, n))
+		fresh, first, over = ix.internKeysTo(c, e, w, ids, pos, fresh, first, over)
+	}
+	return fresh, first, over
+}
+
+// internKeysTo is internKeys for the keys i0, ..., e-1, its results so far
+// given.
+func (ix *index) internKeysTo(i0, e int, w int, ids []int32, pos int, fresh, first uint64, over int) (uint64, uint64, int) {
+	kb := ix.kb.k[:e]
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
+	g := ix.g
 	w &= 1
-	for i := range kb {
+	for i := i0; i < e; i++ {
 		k := &kb[i]
 		var sl *slot
 		isNew := false
@@ -890,11 +970,11 @@ func (ix *index) internKeys(n int, w int, ids []int32, pos int) (fresh, first ui
 		} else {
 			for j := k.h & mask; ; j = (j + 1) & mask {
 				sl = &slots[j]
-				if sl.a == k.a && sl.b == k.b && sl.tag == k.tag {
+				if sl.a == k.a && sl.b == k.b && sl.tag == k.tag|g {
 					break
 				}
-				if sl.tag == 0 {
-					*sl = slot{a: k.a, b: k.b, tag: k.tag, id: ix.n}
+				if sl.tag < g {
+					*sl = slot{a: k.a, b: k.b, tag: k.tag | g, id: ix.n}
 					ix.n++
 					ix.used++
 					isNew = true
@@ -936,12 +1016,13 @@ func (ix *index) lookup(s *canon.Scalar) *slot {
 		return sl
 	}
 	mask := uint64(len(ix.slots) - 1)
+	g := ix.g
 	for i := ix.h.hash(a, b, tag) & mask; ; i = (i + 1) & mask {
 		sl := &ix.slots[i]
-		if sl.a == a && sl.b == b && sl.tag == tag {
+		if sl.a == a && sl.b == b && sl.tag == tag|g {
 			return sl
 		}
-		if sl.tag == 0 {
+		if sl.tag < g {
 			return nil
 		}
 	}
@@ -951,12 +1032,13 @@ func (ix *index) lookup(s *canon.Scalar) *slot {
 // string longer than 16 bytes, of hash h.
 func (ix *index) internLong(h uint64, s string, insert bool) (*slot, bool) {
 	mask := uint64(len(ix.slots) - 1)
+	g := ix.g
 	for i := ix.h.hash(h, 0, tagLong) & mask; ; i = (i + 1) & mask {
 		sl := &ix.slots[i]
-		if sl.tag == tagLong && sl.a == h && ix.longs[sl.b] == s {
+		if sl.tag == tagLong|g && sl.a == h && ix.longs[sl.b] == s {
 			return sl, false
 		}
-		if sl.tag == 0 {
+		if sl.tag < g {
 			if !insert {
 				return nil, false
 			}
@@ -973,7 +1055,7 @@ func (ix *index) insert(sl *slot, a, b uint64, tag uint32) *slot {
 		ix.resize(2 * len(ix.slots))
 		sl = ix.empty(a, b, tag)
 	}
-	*sl = slot{a: a, b: b, tag: tag, id: ix.n}
+	*sl = slot{a: a, b: b, tag: tag | ix.g, id: ix.n}
 	ix.n++
 	ix.used++
 	return sl
@@ -986,7 +1068,7 @@ func (ix *index) empty(a, b uint64, tag uint32) *slot {
 	}
 	mask := uint64(len(ix.slots) - 1)
 	i := ix.h.hash(a, b, tag) & mask
-	for ix.slots[i].tag != 0 {
+	for ix.slots[i].tag >= ix.g {
 		i = (i + 1) & mask
 	}
 	return &ix.slots[i]
@@ -999,20 +1081,34 @@ func (ix *index) resize(n int) {
 	if n <= len(ix.slots) {
 		return
 	}
-	old := ix.slots
+	old, g := ix.slots, ix.g
 	if cap(ix.slots) >= n {
 		old = append(ix.spare[:0], ix.slots...)
 		ix.spare = old
 		ix.slots = ix.slots[:n]
-		clear(ix.slots)
+		ix.next()
 	} else {
 		ix.slots = make([]slot, n)
 	}
 	for i := range old {
-		if sl := &old[i]; sl.tag != 0 {
-			*ix.empty(sl.a, sl.b, sl.tag) = *sl
+		if sl := &old[i]; sl.tag >= g {
+			k := sl.tag & tagMask
+			e := ix.empty(sl.a, sl.b, k)
+			*e = *sl
+			e.tag = k | ix.g
 		}
 	}
+}
+
+// next empties the table by starting its next generation: every slot
+// whose tag is below the new ix.g is empty. Once in 2^24 generations the
+// whole capacity is cleared instead, and the count starts again.
+func (ix *index) next() {
+	if ix.g >= math.MaxUint32&^tagMask {
+		clear(ix.slots[:cap(ix.slots)])
+		ix.g = 0
+	}
+	ix.g += tagMask + 1
 }
 
 // words returns the bytes of a string of at most 16 bytes as two

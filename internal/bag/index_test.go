@@ -35,7 +35,12 @@ func str(t testing.TB, v string) canon.Scalar {
 // numbered in order of first appearance.
 func checkAgainstModel(t *testing.T, first int, xs []canon.Scalar) {
 	t.Helper()
-	ix := newIndex(first)
+	checkAgainstModelIn(t, newIndex(first), xs)
+}
+
+// checkAgainstModelIn is checkAgainstModel in the index ix, just reset.
+func checkAgainstModelIn(t *testing.T, ix *index, xs []canon.Scalar) {
+	t.Helper()
 	model := map[canon.Scalar]int32{}
 	for i, s := range xs {
 		if i == sample && len(xs) > 2*sample {
@@ -190,7 +195,7 @@ func maxProbe(ix *index) int {
 		}
 		return longest
 	}
-	return run(len(ix.slots), func(i int) bool { return ix.slots[i].tag != 0 })
+	return run(len(ix.slots), func(i int) bool { return ix.slots[i].tag >= ix.g })
 }
 
 // TestIndexSpreadsStructuredKeys: keys with the regularities of real and
@@ -307,5 +312,55 @@ func TestReleaseForgetsTheInput(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestGenerationsForgetEarlierChecks: an index reused for check after check
+// empties its table by starting a generation (index.next), and the values
+// of earlier checks are never found again, in a table that keeps its size,
+// one that grows over the slots of a larger earlier table, and across the
+// wrap of the generation count, where the memory is cleared instead.
+func TestGenerationsForgetEarlierChecks(t *testing.T) {
+	values := func(check, n int) []canon.Scalar {
+		xs := make([]canon.Scalar, 0, 2*n)
+		for i := range n {
+			xs = append(xs, num(t, float64(check*1000000+i)), str(t, "c"+strconv.Itoa(check)+"/"+strconv.Itoa(i)))
+		}
+		return xs
+	}
+	tests := []struct {
+		reason string
+		sizes  []int // the values of each check in turn
+		start  uint32
+	}{
+		{"checks of one size reuse the same slots", []int{300, 300, 300, 300}, 0},
+		{"a small check after a large one, then a large one again", []int{3000, 10, 3000, 40}, 0},
+		{"the generation count wraps between the checks", []int{500, 500, 500, 500, 500}, math.MaxUint32&^tagMask - 2*(tagMask+1)},
+		{"the count wraps while a table grows in place", []int{2000, 50, 2000, 2000}, math.MaxUint32&^tagMask - 3*(tagMask+1)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.reason, func(t *testing.T) {
+			ix := newIndex(1)
+			if tc.start != 0 {
+				ix.g = tc.start
+			}
+			var earlier []canon.Scalar
+			for c, n := range tc.sizes {
+				ix.reset(2 * n)
+				for i, sl := range ix.slots[:cap(ix.slots)] {
+					if sl.tag >= ix.g {
+						t.Fatalf("check %d (g %#x): slot %d of the emptied table holds tag %#x", c, ix.g, i, sl.tag)
+					}
+				}
+				for _, s := range earlier {
+					if sl := ix.lookup(&s); sl != nil {
+						t.Fatalf("check %d (g %#x): %v of an earlier check is found", c, ix.g, s)
+					}
+				}
+				xs := values(c, n)
+				checkAgainstModelIn(t, ix, xs)
+				earlier = append(earlier, xs...)
+			}
+		})
 	}
 }

@@ -1,0 +1,43 @@
+package bag
+
+import (
+	"unsafe"
+
+	"github.com/claimcheck/claimcheck/canon"
+)
+
+// Where a table outgrows the level-2 cache, an element's probe waits on a
+// cache miss, and for a string held elsewhere (a canon.Scalar's, an any's)
+// on one more before it, to read the bytes its key is made of. Loads issued
+// ahead overlap those misses, but a load, unlike a prefetch, cannot retire
+// before its data arrives: a batch of them fills the processor's reorder
+// buffer and stalls it. Go has no prefetch a package can call, so on amd64
+// these two functions are a few lines of assembly; elsewhere
+// (prefetch_other.go) the slots are touched with loads and strings not at
+// all. Neither changes what any memory holds.
+
+//go:noescape
+func prefetchSlots(slots *slot, mask uint64, keys *key, n int)
+
+//go:noescape
+func prefetchAddrs(addrs *uintptr, n int)
+
+// touchSlots prefetches the slot where the probe of each of the keys i,
+// ..., e-1 starts.
+func (ix *index) touchSlots(i, e int) {
+	if i < e {
+		prefetchSlots(unsafe.SliceData(ix.slots), uint64(len(ix.slots)-1), &ix.kb.k[i], e-i)
+	}
+}
+
+// touchStrings prefetches the bytes of the strings of ss (at most batch),
+// one batch before they are keyed.
+func (ix *index) touchStrings(ss []canon.Scalar) {
+	pf := ix.pf[:len(ss)]
+	for i := range pf {
+		pf[i] = uintptr(unsafe.Pointer(unsafe.StringData(ss[i].Str())))
+	}
+	if len(pf) > 0 {
+		prefetchAddrs(&pf[0], len(pf))
+	}
+}
