@@ -1,8 +1,11 @@
 package schema
 
 import (
+	"errors"
+	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
@@ -61,17 +64,43 @@ func (t *Tool) Execute(input []byte) (Output, error) {
 	return s.execute(input)
 }
 
+// execute reads input in place, without a copy (at 10^4 items a copy was
+// an allocation of the document's size per call, and garbage collections
+// to match): every span, key and scalar below is a substring of it, and
+// none outlives the call. The output document is new bytes and its reason
+// a constant; an error's strings, which may be substrings of the input (a
+// member's name in a path), are copied by detach before it is returned.
+// So nothing returned refers to input, as if it had been copied.
 func (s *served) execute(input []byte) (Output, error) {
-	src := string(input) // one copy: every span and key below is a substring of it
+	src := unsafe.String(unsafe.SliceData(input), len(input))
+	var out Output
+	var err error
 	switch s.tool.ID {
 	case MultisetEquality:
-		return executeEquality(s.bag, src)
+		out, err = executeEquality(s.bag, src)
 	case MultisetDifference:
-		return executeDifference(s.bag, src)
+		out, err = executeDifference(s.bag, src)
 	case RationalExpression:
-		return executeRational(s.rat, src)
+		out, err = executeRational(s.rat, src)
+	default:
+		return Output{}, errs.Coded(claimcheck.UnknownTool, "no tool "+s.tool.ID)
 	}
-	return Output{}, errs.Coded(claimcheck.UnknownTool, "no tool "+s.tool.ID)
+	if err != nil {
+		return Output{}, detach(err)
+	}
+	return out, nil
+}
+
+// detach returns err with copies of its strings: an *claimcheck.Error that
+// refers to no input.
+func detach(err error) error {
+	var e *claimcheck.Error
+	if !errors.As(err, &e) {
+		return errors.New(err.Error())
+	}
+	c := *e
+	c.Path, c.Limit, c.Message = strings.Clone(c.Path), strings.Clone(c.Limit), strings.Clone(c.Message)
+	return &c
 }
 
 // parse checks the grammar and records the root (depth 0), its members (1),
@@ -84,7 +113,7 @@ func (s *served) execute(input []byte) (Output, error) {
 // The Doc comes from docs; the caller hands it back with release once
 // nothing it holds (array elements, as Go values) is used any more. Nothing
 // a tool returns refers to the tape: scalars and paths refer to src, which
-// is the caller's own copy of the input.
+// is the caller's input, read in place (see served.execute).
 func parse(src string, maxItems int, arrays bool) (*jsontape.Doc, error) {
 	doc := docs.Get().(*jsontape.Doc)
 	if err := doc.Parse(src, jsontape.Options{MaxDepth: 3, MaxChildren: maxItems + 1, ArrayElems: arrays}); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -316,4 +317,54 @@ func FuzzExecute(f *testing.F) {
 		}
 		checkOutputDoc(t, tool, out)
 	})
+}
+
+// TestExecuteKeepsNoInput: Execute reads its input in place, and nothing it
+// returns refers to it: overwriting the input after the call changes no
+// byte of the output document and no string of the error, for outputs
+// that quote the input (a string value, a rational value) and errors that
+// do (a member's name in the path and the message, an expression's text).
+func TestExecuteKeepsNoInput(t *testing.T) {
+	tests := []struct {
+		reason, tool, input string
+	}{
+		{"a valid equality", schema.MultisetEquality, `{"source":["alpha",1],"claim":[1,"alpha"]}`},
+		{"a mismatch quoting a string of the input", schema.MultisetEquality, `{"source":["alpha","a long string of more than sixteen bytes"],"claim":["beta","a long string of more than sixteen bytes"]}`},
+		{"a difference mismatch quoting strings", schema.MultisetDifference, `{"left":["gamma","delta"],"right":[],"claim":{"left_only":["gamma","epsilon"],"right_only":[]}}`},
+		{"an unknown member, named in the path", schema.MultisetEquality, `{"source":[],"claim":[],"unexpected member name":1}`},
+		{"a bad element deep in an array", schema.MultisetEquality, `{"source":[1,2,{"x":"y"}],"claim":[]}`},
+		{"a rational value", schema.RationalExpression, `{"expression":"1 + 1/2 + 1/3 + 1/4","claimed_value":"25/12"}`},
+		{"a rational mismatch", schema.RationalExpression, `{"expression":"123456789/987654321","claimed_value":"1/8"}`},
+		{"a division by zero, quoting the divisor", schema.RationalExpression, `{"expression":"1/(2 - 2)","claimed_value":"1"}`},
+		{"an expression error", schema.RationalExpression, `{"expression":"1 + ^2","claimed_value":"1"}`},
+	}
+	for _, tc := range tests {
+		input := []byte(tc.input)
+		out, err := schema.Execute(tc.tool, "", input)
+		wantDoc := string(out.Doc)
+		var wantErr string
+		var e *claimcheck.Error
+		if err != nil {
+			if !errors.As(err, &e) {
+				t.Fatalf("%s: %T is not a *claimcheck.Error", tc.reason, err)
+			}
+			wantErr = fmt.Sprintf("%s|%s|%d|%s|%s", e.Code, e.Path, e.Position, e.Limit, e.Message)
+		}
+		for i := range input {
+			input[i] = 'X'
+		}
+		if got := string(out.Doc); got != wantDoc {
+			t.Errorf("%s: the output changed with the input:\n%s\nwas\n%s", tc.reason, got, wantDoc)
+		}
+		if e != nil {
+			if got := fmt.Sprintf("%s|%s|%d|%s|%s", e.Code, e.Path, e.Position, e.Limit, e.Message); got != wantErr {
+				t.Errorf("%s: the error changed with the input:\n%s\nwas\n%s", tc.reason, got, wantErr)
+			}
+		}
+		// The reference: the same input, run afresh.
+		ref, refErr := schema.Execute(tc.tool, "", []byte(tc.input))
+		if string(ref.Doc) != wantDoc || (refErr == nil) != (err == nil) || (err != nil && refErr.Error() != err.Error()) {
+			t.Errorf("%s: a second run gives %q %v, the first %q %v", tc.reason, ref.Doc, refErr, wantDoc, err)
+		}
+	}
 }

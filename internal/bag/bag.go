@@ -375,6 +375,11 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 				ix.touchStrings(src.Scalars[i+n : min(i+n+batch, src.N)])
 			}
 			fresh = ix.countFirstScalars(src.Scalars[i:i+n], i)
+		} else if src.Elems != nil {
+			var err error
+			if fresh, err = ix.countFirstElems(src, i, n); err != nil {
+				return nil, err
+			}
 		} else {
 			if err := src.keys(ix, i, n, i); err != nil {
 				return nil, err
@@ -409,6 +414,11 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 				ix.touchStrings(claim.Scalars[j+n : min(j+n+batch, claim.N)])
 			}
 			firsts, o = ix.countSecondScalars(claim.Scalars[j:j+n], src.N+j)
+		} else if claim.Elems != nil {
+			var err error
+			if firsts, o, err = ix.countSecondElems(claim, j, n, src.N+j); err != nil {
+				return nil, err
+			}
 		} else {
 			if err := claim.keys(ix, j, n, src.N+j); err != nil {
 				return nil, err

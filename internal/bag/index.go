@@ -10,6 +10,7 @@ import (
 	"weak"
 
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
 	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
@@ -1175,4 +1176,149 @@ func shortWord(s string) uint64 {
 func le32(s string) uint32 {
 	_ = s[3]
 	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// countFirstElems is countFirstScalars for the document elements i0, ...,
+// i0+n-1 of a, with keys' errors: where the table is small, an element the
+// reader's tape keys by itself in a few instructions (see elemKeys: a
+// number it read, a string of 4 to 8 bytes of printable ASCII without an
+// escape, null, true, false) goes from its Elem to its probe in registers
+// (countFirstElemRun), and any other goes through keys alone.
+func (ix *index) countFirstElems(a *Array, i0, n int) (fresh uint64, err error) {
+	if (ix.used+n)*maxLoadDen > len(ix.slots)*maxLoadNum {
+		ix.grow(n, i0)
+	}
+	if len(ix.slots) >= touchSlotsMin {
+		if err := a.keys(ix, i0, n, i0); err != nil {
+			return 0, err
+		}
+		return ix.countFirst(n, i0), nil
+	}
+	es := a.Elems[i0 : i0+n]
+	for j := 0; ; j++ {
+		if j, fresh = ix.countFirstElemRun(es, j, i0, fresh); j == n {
+			return fresh, nil
+		}
+		if err := a.keys(ix, i0+j, 1, i0+j); err != nil {
+			return 0, err
+		}
+		fresh |= ix.countFirstTo(0, 1, i0+j, 0) << (j & 63)
+	}
+}
+
+// countFirstElemRun is countFirstElems' loop from element j up to the first
+// element it does not key itself, as countFirstRun.
+func (ix *index) countFirstElemRun(es []jsontape.Elem, j, base int, fresh uint64) (int, uint64) {
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	g := ix.g
+	h := ix.h
+	for ; j < len(es); j++ {
+		a, tag := elemWord(&es[j])
+		if tag == 0 {
+			break
+		}
+		var sl *slot
+		for k := h.hash(a, 0, tag) & mask; ; k = (k + 1) & mask {
+			sl = &slots[k]
+			if sl.a == a && sl.b == 0 && sl.tag == tag|g {
+				break
+			}
+			if sl.tag < g {
+				*sl = slot{a: a, tag: tag | g, id: int32(base + j)}
+				ix.n++
+				ix.used++
+				fresh |= 1 << (j & 63)
+				break
+			}
+		}
+		sl.n[0]++
+	}
+	return j, fresh
+}
+
+// countSecondElems is countFirstElems for the claim of an equality check,
+// as countSecondScalars.
+func (ix *index) countSecondElems(a *Array, j0, n, pos int) (first uint64, over int, err error) {
+	if (ix.used+n)*maxLoadDen > len(ix.slots)*maxLoadNum {
+		ix.grow(n, pos)
+	}
+	if len(ix.slots) >= touchSlotsMin {
+		if err := a.keys(ix, j0, n, pos); err != nil {
+			return 0, 0, err
+		}
+		first, over = ix.countSecond(n, pos)
+		return first, over, nil
+	}
+	es := a.Elems[j0 : j0+n]
+	for j := 0; ; j++ {
+		if j, first, over = ix.countSecondElemRun(es, j, pos, first, over); j == n {
+			return first, over, nil
+		}
+		if err := a.keys(ix, j0+j, 1, pos+j); err != nil {
+			return 0, 0, err
+		}
+		f, o := ix.countSecondTo(0, 1, pos+j, 0, 0)
+		first |= f << (j & 63)
+		over += o
+	}
+}
+
+// countSecondElemRun is countSecondElems' loop from element j up to the
+// first element it does not key itself, as countSecondRun.
+func (ix *index) countSecondElemRun(es []jsontape.Elem, j, pos int, first uint64, over int) (int, uint64, int) {
+	slots := ix.slots
+	mask := uint64(len(slots) - 1)
+	g := ix.g
+	h := ix.h
+	for ; j < len(es); j++ {
+		a, tag := elemWord(&es[j])
+		if tag == 0 {
+			break
+		}
+		var sl *slot
+		for k := h.hash(a, 0, tag) & mask; ; k = (k + 1) & mask {
+			sl = &slots[k]
+			if sl.a == a && sl.b == 0 && sl.tag == tag|g {
+				break
+			}
+			if sl.tag < g {
+				*sl = slot{a: a, tag: tag | g, id: int32(pos + j)}
+				ix.n++
+				ix.used++
+				break
+			}
+		}
+		c := sl.n[1]
+		first |= uint64((uint32(c)-1)>>31) << (j & 63) // c == 0, without a branch: it varies at random
+		if c >= sl.n[0] {
+			over++
+		}
+		sl.n[1] = c + 1
+	}
+	return j, first, over
+}
+
+// elemWord returns the key of a document element whose key is one word
+// (b 0) that the tape gives at once, as elemKeys keys it, or tag 0 for any
+// other element.
+func elemWord(e *jsontape.Elem) (a uint64, tag uint32) {
+	switch e.Kind {
+	case jsontape.Number:
+		if e.Flags&jsontape.HasNum != 0 {
+			return math.Float64bits(e.Num + 0), tagNum
+		}
+	case jsontape.String:
+		if n := len(e.Raw) - 2; e.Flags == 0 && uint(n-4) <= 4 {
+			s := e.Raw[1 : 1+n]
+			return uint64(jsonwire.LE32(s)) | uint64(jsonwire.LE32(s[n-4:])>>(8*(8-n)))<<32, tagStr + uint32(n)
+		}
+	case jsontape.Null:
+		return 0, tagNull
+	case jsontape.True:
+		return 1, tagBool
+	case jsontape.False:
+		return 0, tagBool
+	}
+	return 0, 0
 }

@@ -62,6 +62,11 @@ func TestElemKeysIsKeyOfElemScalar(t *testing.T) {
 				if tag == tagLong && ix.kb.long[j] != want.Str() {
 					t.Fatalf("%s: element %d: long %q, want %q", src, i+j, ix.kb.long[j], want.Str())
 				}
+				// The fused loops' key (countFirstElemRun), where they take
+				// the element, is the same.
+				if wa, wtag := elemWord(&a.Elems[i+j]); wtag != 0 && (wa != x || y != 0 || wtag != tag) {
+					t.Fatalf("%s: element %d (%s): elemWord %x %d, want %x %x %d", src, i+j, a.Elems[i+j].Raw, wa, wtag, x, y, tag)
+				}
 			}
 		}
 	})
