@@ -40,8 +40,10 @@ type Output struct {
 // valid Unicode), missing members in schema order, value types in schema
 // order, and each array's max_items, its elements, and its max_distinct.
 // Limits are the descriptor's. Output documents are deterministic bytes with
-// members in the output schema's property order. Execute is safe for
-// concurrent use.
+// members in the output schema's property order. Execute reads input in
+// place and keeps none of it: nothing it returns refers to input, which the
+// caller may reuse or change once Execute returns (not while it runs).
+// Execute is safe for concurrent use.
 func Execute(toolID, version string, input []byte) (Output, error) {
 	s, err := lookup(toolID, version)
 	if err != nil {
