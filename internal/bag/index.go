@@ -50,7 +50,8 @@ type index struct {
 	// incrementing g (see next), not by clearing its memory.
 	g uint32
 
-	touched uint32 // what keys read, kept so that its loads stay
+	//lint:ignore U1000 written by touchSlots where there is no prefetch (prefetch_other.go)
+	touched uint32 // what touchSlots' loads read, kept so that they stay
 	kb      Batch  // the keys of a batch; its long strings are the input's
 
 	// What grow's guess reads (see expect): the elements of the array being
@@ -64,8 +65,9 @@ type index struct {
 	ids    [2][]int32
 	rem    []int32
 	buf    [batch]canon.Scalar // a batch of converted elements
-	pf     [batch]uintptr      // addresses to prefetch (see touchStrings)
-	wide   int                 // how far into buf and kb.long this check wrote (see Array.keys)
+	//lint:ignore U1000 read by touchStrings where there is a prefetch (prefetch_amd64.go)
+	pf   [batch]uintptr // addresses to prefetch (see touchStrings)
+	wide int            // how far into buf and kb.long this check wrote (see Array.keys)
 }
 
 // scratchIDs returns the scratch for the ids of n elements of left (k 0) or

@@ -1,3 +1,5 @@
+//go:build !purego
+
 package bag
 
 import (
@@ -12,9 +14,9 @@ import (
 // ahead overlap those misses, but a load, unlike a prefetch, cannot retire
 // before its data arrives: a batch of them fills the processor's reorder
 // buffer and stalls it. Go has no prefetch a package can call, so on amd64
-// these two functions are a few lines of assembly; elsewhere
-// (prefetch_other.go) the slots are touched with loads and strings not at
-// all. Neither changes what any memory holds.
+// these two functions are a few lines of assembly; elsewhere, and built
+// with the purego tag (prefetch_other.go, which the tests run too), the
+// slots are touched with loads and strings not at all. Neither changes what any memory holds.
 
 //go:noescape
 func prefetchSlots(slots *slot, mask uint64, keys *key, n int)

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // func prefetchSlots(slots *slot, mask uint64, keys *key, n int)
