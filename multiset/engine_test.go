@@ -1,6 +1,7 @@
 package multiset_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/jsontape"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/multiset"
 )
@@ -502,12 +504,28 @@ func linearResidual(self, other []any) []any {
 	return keep
 }
 
+// elemsOf returns xs as a JSON document's array elements, as the reader
+// gives them to the engine.
+func elemsOf(t *testing.T, xs []any) []jsontape.Elem {
+	t.Helper()
+	b, err := json.Marshal(xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := jsontape.Parse(string(b), jsontape.Options{MaxDepth: 1, MaxChildren: len(xs) + 1, ArrayElems: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.ArrayElems(0)
+}
+
 // TestLargeTablesMatchModel: past 49,152 distinct values the table holds
 // 2^17 slots or more, and the engine prefetches slots a chunk of keys ahead
 // of its probes and, for []canon.Scalar, the bytes of the next batch's
 // strings, in loops of their own. Their verdicts and mismatches are the
-// models', for equality through []any and []canon.Scalar and for a
-// difference, with claims wrong at the start, the middle and the end, in
+// models', for equality through []any, []canon.Scalar and a document's
+// elements (whose fused loops leave the large table to countFirst), and for
+// a difference, with claims wrong at the start, the middle and the end, in
 // short and long strings and numbers.
 func TestLargeTablesMatchModel(t *testing.T) {
 	if testing.Short() {
@@ -569,6 +587,13 @@ func TestLargeTablesMatchModel(t *testing.T) {
 		}
 		if got := mismatchLines(rs); !slices.Equal(got, want) || rs.Valid != (len(want) == 0) {
 			t.Fatalf("%s, []canon.Scalar: valid %v, %d mismatches, want %d", tc.reason, rs.Valid, len(got), len(want))
+		}
+		re, err := multiset.CheckEquality(multiset.EqualityInput[jsontape.Elem, jsontape.Elem]{Source: elemsOf(t, source), Claim: elemsOf(t, tc.claim)}, lim)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.reason, err)
+		}
+		if got := mismatchLines(re); !slices.Equal(got, want) || re.Valid != (len(want) == 0) {
+			t.Fatalf("%s, document elements: valid %v, %d mismatches, want %d", tc.reason, re.Valid, len(got), len(want))
 		}
 
 		if !tc.difference {

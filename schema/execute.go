@@ -94,7 +94,8 @@ func (s *served) execute(input []byte) (Output, error) {
 }
 
 // detach returns err with copies of its strings: an *claimcheck.Error that
-// refers to no input.
+// refers to no input. Any other error (the tools return none) becomes a new
+// error of its text.
 func detach(err error) error {
 	var e *claimcheck.Error
 	if !errors.As(err, &e) {

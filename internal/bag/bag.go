@@ -74,8 +74,9 @@ type Array struct {
 // intern (see hashAll); seen is how many elements the check has interned
 // before them.
 func (a *Array) keys(ix *index, i, n, seen int) error {
-	// The positions of buf and kb.long written below are those of the
-	// elements i, ..., i+n-1 modulo batch.
+	// The positions of buf and kb.long written below are 0, ..., n-1;
+	// i%batch+n bounds them (see release), as i is a multiple of batch
+	// or n is 1.
 	if e := i%batch + n; e > ix.wide {
 		ix.wide = min(e, batch)
 	}

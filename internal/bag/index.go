@@ -324,7 +324,7 @@ func (ix *index) grow(extra, seen int) {
 		want := slotsFor(min(ix.used*ix.total/seen, ix.limit))
 		if want > cap(ix.slots) {
 			want = min(want, maxJump*len(ix.slots))
-		} // else the memory is held already (a kept index): only clearing it costs
+		} // else the memory is held already (a kept index): only moving the values costs
 		n = max(n, want)
 	}
 	for (ix.used+extra)*maxLoadDen > n*maxLoadNum {
@@ -535,8 +535,12 @@ func (ix *index) hashAll(n, seen int) {
 const chunk = 16
 
 // The loops below probe inline, each the same way: a call per element
-// costs a tenth of its time. Every batch went through keys first, so an
-// insertion never grows the table.
+// costs a tenth of its time. Each holds the table, its mask and its
+// generation in locals, so it relies on the table not growing under it:
+// every batch made room for all of its keys first (hashAll, or the grow
+// at the top of the *Scalars and *Elems functions), so an insertion,
+// internLong's included, never grows the table. (If one did, a stale
+// generation would take the old table's slots for values.)
 
 // countFirst interns the first n keys of ix.kb (through hashAll), of
 // the elements base, base+1, ... of the first array of an equality check,
@@ -1052,7 +1056,9 @@ func (ix *index) internLong(h uint64, s string, insert bool) (*slot, bool) {
 }
 
 // insert puts a key in the empty slot sl, or in a grown table when the
-// table would be too full, and gives it the next id.
+// table would be too full, and gives it the next id. The engine's loops
+// never reach the growing branch: each batch made room first (see
+// countFirst).
 func (ix *index) insert(sl *slot, a, b uint64, tag uint32) *slot {
 	if (ix.used+1)*maxLoadDen > len(ix.slots)*maxLoadNum {
 		ix.resize(2 * len(ix.slots))
