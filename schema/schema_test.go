@@ -295,8 +295,22 @@ func FuzzExecute(f *testing.F) {
 		}
 		tool := tools[int(data[0])%len(tools)]
 		in := data[1:]
+		// A run on a copy of the input, which is then overwritten: what it
+		// returned must not change (Execute reads its input in place).
+		mine := bytes.Clone(in)
+		outMine, errMine := docOf(schema.Execute(tool.ID, tool.Version, mine))
+		keptOut, keptErr := string(outMine), errorText(errMine)
+		for i := range mine {
+			mine[i] = 'X'
+		}
+		if string(outMine) != keptOut || errorText(errMine) != keptErr {
+			t.Fatalf("the answer changed with its input: %q %v", outMine, errMine)
+		}
 		out, err := docOf(schema.Execute(tool.ID, tool.Version, in))
 		out2, err2 := docOf(schema.Execute(tool.ID, tool.Version, in))
+		if string(out) != keptOut {
+			t.Fatalf("a run on a copy gave %q, on the input %q", keptOut, out)
+		}
 		if err != nil {
 			e := checkErrorDoc(t, tool, err)
 			d1, _ := json.Marshal(err)
@@ -367,4 +381,17 @@ func TestExecuteKeepsNoInput(t *testing.T) {
 			t.Errorf("%s: a second run gives %q %v, the first %q %v", tc.reason, ref.Doc, refErr, wantDoc, err)
 		}
 	}
+}
+
+// errorText is every field of err's *claimcheck.Error ("" for no error),
+// for comparing two of them.
+func errorText(err error) string {
+	var e *claimcheck.Error
+	if err == nil {
+		return ""
+	}
+	if !errors.As(err, &e) {
+		return err.Error()
+	}
+	return fmt.Sprintf("%s|%s|%d|%s|%s", e.Code, e.Path, e.Position, e.Limit, e.Message)
 }
