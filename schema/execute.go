@@ -70,9 +70,11 @@ func (t *Tool) Execute(input []byte) (Output, error) {
 // an allocation of the document's size per call, and garbage collections
 // to match): every span, key and scalar below is a substring of it, and
 // none outlives the call. The output document is new bytes and its reason
-// a constant; an error's strings, which may be substrings of the input (a
-// member's name in a path), are copied by detach before it is returned.
-// So nothing returned refers to input, as if it had been copied.
+// a constant. An error's strings quote the input (a member's name in a
+// path); today each is built by concatenation, so none shares the input's
+// memory, but detach copies them before the error is returned, so that no
+// later error can. So nothing returned refers to input, as if it had been
+// copied.
 func (s *served) execute(input []byte) (Output, error) {
 	src := unsafe.String(unsafe.SliceData(input), len(input))
 	var out Output

@@ -624,7 +624,10 @@ func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
 		if i, fresh = ix.countFirstRun(ss, i, base, fresh); i == len(ss) {
 			return fresh
 		}
-		fresh |= ix.countFirstSlow(ss[i:i+1], base+i) << (i & 63)
+		// Element i is a string whose key takes a call: keyed into the
+		// batch, alone.
+		ix.scalarKeysAt(ss[i:i+1], 0)
+		fresh |= ix.countFirstTo(0, 1, base+i, 0) << (i & 63)
 	}
 }
 
@@ -667,72 +670,6 @@ func (ix *index) countFirstRun(ss []canon.Scalar, i, base int, fresh uint64) (in
 		sl.n[0]++
 	}
 	return i, fresh
-}
-
-// countFirstSlow is countFirstScalars' loop as it was, for the elements
-// countFirstRun leaves.
-func (ix *index) countFirstSlow(ss []canon.Scalar, base int) (fresh uint64) {
-	slots := ix.slots
-	mask := uint64(len(slots) - 1)
-	g := ix.g
-	h := ix.h
-	for i := range ss {
-		s := &ss[i]
-		var sl *slot
-		if kind := s.Kind(); kind != canon.String {
-			var t uint64
-			if s.Bool() {
-				t = 1
-			}
-			a, tag := math.Float64bits(s.Float())|t, uint32(kind)+tagNull
-			for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
-				sl = &slots[j]
-				if sl.a == a && sl.b == 0 && sl.tag == tag|g {
-					break
-				}
-				if sl.tag < g {
-					*sl = slot{a: a, tag: tag | g, id: int32(base + i)}
-					ix.n++
-					ix.used++
-					fresh |= 1 << (i & 63)
-					break
-				}
-			}
-		} else {
-			// A string of 4 to 8 bytes, the commonest, is keyed here in two
-			// overlapping loads, without a call to key.
-			var a, b uint64
-			var tag uint32
-			if str := s.Str(); uint(len(str)-4) <= 4 {
-				a, tag = uint64(le32(str))|uint64(le32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
-			} else {
-				a, b, tag = ix.key(s)
-			}
-			if tag == tagLong {
-				var isNew bool
-				if sl, isNew = ix.internLong(a, s.Str(), true); isNew {
-					sl.id = int32(base + i)
-					fresh |= 1 << (i & 63)
-				}
-			} else {
-				for j := h.hash(a, b, tag) & mask; ; j = (j + 1) & mask {
-					sl = &slots[j]
-					if sl.a == a && sl.b == b && sl.tag == tag|g {
-						break
-					}
-					if sl.tag < g {
-						*sl = slot{a: a, b: b, tag: tag | g, id: int32(base + i)}
-						ix.n++
-						ix.used++
-						fresh |= 1 << (i & 63)
-						break
-					}
-				}
-			}
-		}
-		sl.n[0]++
-	}
-	return fresh
 }
 
 // countSecond is internKeys for the second array of an equality check
@@ -819,7 +756,8 @@ func (ix *index) countSecondScalars(ss []canon.Scalar, pos int) (first uint64, o
 		if i, first, over = ix.countSecondRun(ss, i, pos, first, over); i == len(ss) {
 			return first, over
 		}
-		f, o := ix.countSecondSlow(ss[i:i+1], pos+i)
+		ix.scalarKeysAt(ss[i:i+1], 0) // as in countFirstScalars
+		f, o := ix.countSecondTo(0, 1, pos+i, 0, 0)
 		first |= f << (i & 63)
 		over += o
 	}
@@ -871,58 +809,6 @@ func (ix *index) countSecondRun(ss []canon.Scalar, i, pos int, first uint64, ove
 		sl.n[1] = c + 1
 	}
 	return i, first, over
-}
-
-// countSecondSlow is countSecondScalars' loop as it was, for the elements
-// countSecondRun leaves.
-func (ix *index) countSecondSlow(ss []canon.Scalar, pos int) (first uint64, over int) {
-	slots := ix.slots
-	mask := uint64(len(slots) - 1)
-	g := ix.g
-	h := ix.h
-	for i := range ss {
-		s := &ss[i]
-		var sl *slot
-		var a, b uint64
-		var tag uint32
-		if kind := s.Kind(); kind != canon.String {
-			var t uint64
-			if s.Bool() {
-				t = 1
-			}
-			a, tag = math.Float64bits(s.Float())|t, uint32(kind)+tagNull
-		} else if str := s.Str(); uint(len(str)-4) <= 4 { // as in countFirstScalars
-			a, tag = uint64(le32(str))|uint64(le32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
-		} else {
-			a, b, tag = ix.key(s)
-		}
-		if tag == tagLong {
-			var isNew bool
-			if sl, isNew = ix.internLong(a, s.Str(), true); isNew {
-				sl.id = int32(pos + i)
-			}
-		} else {
-			for j := h.hash(a, b, tag) & mask; ; j = (j + 1) & mask {
-				sl = &slots[j]
-				if sl.a == a && sl.b == b && sl.tag == tag|g {
-					break
-				}
-				if sl.tag < g {
-					*sl = slot{a: a, b: b, tag: tag | g, id: int32(pos + i)}
-					ix.n++
-					ix.used++
-					break
-				}
-			}
-		}
-		c := sl.n[1]
-		first |= uint64((uint32(c)-1)>>31) << (i & 63) // c == 0, without a branch: it varies at random
-		if c >= sl.n[0] {
-			over++
-		}
-		sl.n[1] = c + 1
-	}
-	return first, over
 }
 
 // internAll interns the scalars of ss (at most batch of them) in order,
