@@ -55,8 +55,7 @@ func rank(x any) int {
 // sub-benchmark must answer true; the setup checks it once.
 func BenchmarkEquality(b *testing.B) {
 	for _, n := range sizes {
-		source := mixed(n, 1)
-		claim := shuffled(source, 2)
+		source, claim := equalityInput(n)
 		in := multiset.EqualityInput[any, any]{Source: source, Claim: claim}
 		// The same values already in canonical form: the check without the
 		// cost of reading []any, each value behind its own pointer.
@@ -173,20 +172,8 @@ func residuals(self, other []any) []any {
 // BenchmarkRational: claimcheck vs a big.Rat recursive-descent evaluator vs
 // go/constant on the same expressions and true claims.
 func BenchmarkRational(b *testing.B) {
-	cases := []struct{ name, expr string }{
-		{"seed", "1 + 1/2 + 1/3 + 1/4"},
-		{"H10", harmonic(10)},
-		{"H100", harmonic(100)},
-		{"500-digit", bigLiterals()},
-	}
-	for _, c := range cases {
-		// The true value, by the oracle, as the claim.
-		p := &ratEval{s: c.expr}
-		v, err := p.expr()
-		if err != nil {
-			b.Fatal(err)
-		}
-		claim := v.RatString()
+	for _, c := range ratCases {
+		claim := trueClaim(c.expr)
 		in := rational.Input{Expression: c.expr, ClaimedValue: claim, RequireCanonical: true}
 		peers := []struct {
 			name string
@@ -226,8 +213,7 @@ func BenchmarkRational(b *testing.B) {
 // hurried grader writes); and simdjson-go's parse alone (a tape, no Go
 // values: the floor of reading the bytes at all).
 func BenchmarkExecute(b *testing.B) {
-	source := mixed(10000, 1)
-	doc := equalityDoc(source, shuffled(source, 2))
+	doc := equalityDoc(equalityInput(10000))
 	run := func(name string, f func() error) {
 		if err := f(); err != nil {
 			b.Fatalf("%s: %v", name, err)

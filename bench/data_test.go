@@ -28,6 +28,13 @@ func mixed(n int, seed uint64) []any {
 	return out
 }
 
+// equalityInput is the equality input of n items every benchmark and anchor
+// times: n mixed scalars and a shuffle of them.
+func equalityInput(n int) (source, claim []any) {
+	source = mixed(n, 1)
+	return source, shuffled(source, 2)
+}
+
 // shuffled returns a shuffled copy.
 func shuffled(xs []any, seed uint64) []any {
 	r := rand.New(rand.NewPCG(seed, 11))

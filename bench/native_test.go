@@ -8,9 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,7 +39,8 @@ const (
 // anchors' inputs.
 var scalingSizes = []int{10000, 100000, 1000000}
 
-// ratCases are BenchmarkRational's expressions, by name.
+// ratCases are BenchmarkRational's expressions, by name, which the rational
+// anchors time too.
 var ratCases = []struct{ name, expr string }{
 	{"seed", "1 + 1/2 + 1/3 + 1/4"},
 	{"H10", harmonic(10)},
@@ -66,8 +69,7 @@ func trueClaim(expr string) string {
 func benchInputs() map[string][]byte {
 	files := map[string][]byte{}
 	for _, n := range scalingSizes {
-		source := mixed(n, 1)
-		files["eq_"+strconv.Itoa(n)+".json"] = equalityDoc(source, shuffled(source, 2))
+		files["eq_"+strconv.Itoa(n)+".json"] = equalityDoc(equalityInput(n))
 	}
 	for _, c := range ratCases {
 		files["rat_"+c.name+".txt"] = ratFile(c.expr, trueClaim(c.expr))
@@ -106,6 +108,7 @@ func TestNativeInputs(t *testing.T) {
 // fresh build by native/build.sh; it skips the test, saying why, when the
 // anchors cannot be built here (no compiler or no Debian package).
 func nativeBin(t *testing.T) string {
+	t.Helper()
 	if dir := os.Getenv(nativeBinEnv); dir != "" {
 		return dir
 	}
@@ -216,6 +219,7 @@ var eqRows = []eqRow{
 	{"-0 is 0", `{"source":[-0,-0.0,1],"claim":[0,0,1]}`, "valid"},
 	{"one number written four ways", `{"source":[1,1,1,1],"claim":[1.0,1e0,100e-2,10E-1]}`, "valid"},
 	{"2^53+1 rounds to 2^53", `{"source":[9007199254740993],"claim":[9007199254740992]}`, "valid"},
+	{"integers past 64 bits are their doubles", `{"source":[18446744073709551615,-9223372036854775809],"claim":[-9223372036854775808,18446744073709551616]}`, "valid"},
 	{"an underflow is 0", `{"source":[1e-400],"claim":[0]}`, "valid"},
 	{"a string is its decoded bytes", `{"source":["\u0041","\/","\u00e9x"],"claim":["A","/","éx"]}`, "valid"},
 	{"long strings, equal", `{"source":["abcdefghijklmnopqrstuvwxyz","abcdefghijklmnop"],"claim":["abcdefghijklmnop","abcdefghijklmnopqrstuvwxyz"]}`, "valid"},
@@ -301,19 +305,25 @@ func TestNativeAnchors(t *testing.T) {
 		name := filepath.Join(dir, fmt.Sprintf("rat-row%02d.txt", i))
 		ratFiles[name], reasons[name] = ratFile(r.expr, r.claim), r.reason
 	}
-	// The timed inputs, and a one-value change of the 10^5 one.
 	inputs := benchInputs()
-	mismatch := bytes.Replace(inputs["eq_100000.json"], []byte(`"s1"`), []byte(`"s0"`), 1)
-	inputs["eq_100000_mismatch.json"] = mismatch
 	if data := os.Getenv(nativeDataEnv); data != "" {
 		// run.sh's inputs are the ones the benchmarks read, byte for byte.
-		for name, b := range benchInputs() {
+		for name, b := range inputs {
 			got, err := os.ReadFile(filepath.Join(data, name))
 			if err != nil || !bytes.Equal(got, b) {
 				t.Errorf("%s: not the benchmarks' input (%v)", filepath.Join(data, name), err)
 			}
 		}
 	}
+	// The timed inputs, and the 10^5 one with one claim value changed to
+	// one the source lacks.
+	source, claim := equalityInput(100000)
+	claim[0] = "not in source"
+	mismatch := equalityDoc(source, claim)
+	if got := countVerdict(mismatch); got != "invalid" {
+		t.Fatalf("the changed 10^5 input: claimcheck says %q, want invalid", got)
+	}
+	inputs["eq_100000_mismatch.json"] = mismatch
 	writeFiles(t, dir, inputs)
 	for name, b := range inputs {
 		path := filepath.Join(dir, name)
@@ -364,10 +374,7 @@ func TestNativeAnchors(t *testing.T) {
 		checks = append(checks, check{"rational anchor " + m, "ratcheck", m, ratFiles, ratVerdict})
 	}
 	testutil.Run(t, checks, func(t *testing.T, c check) {
-		var names []string
-		for name := range c.files {
-			names = append(names, name)
-		}
+		names := slices.Sorted(maps.Keys(c.files))
 		got := runAnchor(t, filepath.Join(bin, c.program), c.mode, names)
 		for _, name := range names {
 			want := c.claimcheck(c.files[name])

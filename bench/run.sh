@@ -43,11 +43,13 @@ if [ $# -eq 0 ] || [ "${NATIVE:-}" = 1 ]; then
 fi
 # One round of the native anchors and of the peak-RSS rows.
 native_round() {
-	local m n c
+	local m n c row res
 	for row in Scaling/100000/claimcheck Scaling/100000/claimcheck-scalar-input Scaling/100000/input-only \
 		Scaling/1000000/claimcheck Scaling/1000000/claimcheck-scalar-input Scaling/1000000/input-only \
 		Memory/1000000/claimcheck-int Memory/1000000/map-int Memory/1000000/input-only; do
-		CLAIMCHECK_PEAK_RSS=$row "$bin" -test.run '^TestPeakRSS$' | grep peak-RSS-kB
+		# The test's own output, not grep's, when it fails.
+		res=$(CLAIMCHECK_PEAK_RSS=$row "$bin" -test.run '^TestPeakRSS$' 2>&1) || { echo "$res" >&2; return 1; }
+		grep peak-RSS-kB <<<"$res"
 	done
 	[ -d "$nat/bin" ] || return 0
 	for m in od-absl od-oa od-oa-batch dom-parse; do

@@ -22,8 +22,7 @@ import (
 // calls warm the pools up).
 func BenchmarkScaling(b *testing.B) {
 	for _, n := range scalingSizes {
-		source := mixed(n, 1)
-		claim := shuffled(source, 2)
+		source, claim := equalityInput(n)
 		lim := multiset.Limits{MaxItems: n, MaxDistinct: n}
 		in := multiset.EqualityInput[any, any]{Source: source, Claim: claim}
 		scalars := multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: toScalars(source), Claim: toScalars(claim)}
@@ -155,12 +154,12 @@ func TestPeakRSS(t *testing.T) {
 			"input-only":     func() bool { return len(source) == len(claim) },
 		}[peer]
 	case group == "Scaling" && peer == "claimcheck-scalar-input":
-		source := mixed(n, 1)
-		in := multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: toScalars(source), Claim: toScalars(shuffled(source, 2))}
+		source, claim := equalityInput(n)
+		in := multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: toScalars(source), Claim: toScalars(claim)}
 		run = func() bool { res, err := multiset.CheckEquality(in, lim); return err == nil && res.Valid }
 	case group == "Scaling":
-		source := mixed(n, 1)
-		in := multiset.EqualityInput[any, any]{Source: source, Claim: shuffled(source, 2)}
+		source, claim := equalityInput(n)
+		in := multiset.EqualityInput[any, any]{Source: source, Claim: claim}
 		run = map[string]func() bool{
 			"claimcheck": func() bool { res, err := multiset.CheckEquality(in, lim); return err == nil && res.Valid },
 			"input-only": func() bool { return len(in.Source) == len(in.Claim) },
