@@ -27,16 +27,17 @@ func (l Limits) Parse(src string) (*Expr, error) {
 	if err := rattext.Expression(src, l.MaxExpressionBytes); err != nil {
 		return nil, err
 	}
-	e := new(expr)
-	if err := l.parseInto(e, new([]token), src); err != nil {
+	e, err := l.parse(src)
+	if err != nil {
 		return nil, err
 	}
 	return e, nil
 }
 
-// Eval is step 7 of the check order.
+// Eval is step 7 of the check order on e's expression, by the one-pass
+// machine CheckRational runs (which lexes and parses it again, as e was).
 func (e *expr) Eval() (Rat, *ZeroDivision, error) {
-	v, zd, err := e.eval(new(scratch))
+	v, _, zd, err := e.lim.evaluate(e.src)
 	if err != nil {
 		return Rat{}, nil, err
 	}
@@ -58,13 +59,17 @@ func (l Limits) Evaluate(src string) (Rat, *ZeroDivision, error) {
 }
 
 // EvaluateTwoPass runs the same steps with the two-pass reference
-// (twopass_test.go): Parse, then Eval.
+// (twopass_test.go): Parse, then the math/big.Rat oracle's evaluation.
 func (l Limits) EvaluateTwoPass(src string) (Rat, *ZeroDivision, error) {
 	e, err := l.Parse(src)
 	if err != nil {
 		return Rat{}, nil, err
 	}
-	return e.Eval()
+	v, zd, cerr := e.eval()
+	if cerr != nil {
+		return Rat{}, nil, cerr
+	}
+	return v, zd, nil
 }
 
 // ValidateExpression is step 2 of the check order with DefaultLimits.

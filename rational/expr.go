@@ -301,14 +301,8 @@ func (m *machine) lexSlow(i, pos int) {
 		}
 		var r rune
 		r, size = utf8.DecodeRuneInString(src[i:])
-		switch r {
-		case '\u2212':
-			kind = tokMinus
-		case '\u00d7':
-			kind = tokTimes
-		case '\u00f7':
-			kind = tokDivide
-		default:
+		var ok bool
+		if kind, ok = multiByteOp(r); !ok {
 			m.lexFail(errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, r, size)))
 			return
 		}
@@ -321,6 +315,20 @@ func (m *machine) lexSlow(i, pos int) {
 	m.ntok++
 	m.tok = token{kind: kind, pos: int32(pos), start: int32(i), end: int32(i + size)}
 	m.i, m.cp = i+size, pos+1
+}
+
+// multiByteOp is the operator token the character r is, if it is one: the
+// minus sign, multiplication and division signs.
+func multiByteOp(r rune) (tokenKind, bool) {
+	switch r {
+	case '\u2212':
+		return tokMinus, true
+	case '\u00d7':
+		return tokTimes, true
+	case '\u00f7':
+		return tokDivide, true
+	}
+	return 0, false
 }
 
 // literalFail fails the INTEGER token at code point offset pos: for a
@@ -473,7 +481,7 @@ func (m *machine) pushInt() {
 //go:noinline
 func (m *machine) pushIntSlow() {
 	if !m.halted {
-		m.pushLiteral(m.src[m.tok.start:m.tok.end])
+		m.pushLiteral(m.src[m.tok.start:m.tok.end], m.val)
 	}
 }
 
@@ -487,10 +495,15 @@ func (m *machine) unexpected() *claimcheck.Error {
 	if m.lexErr != nil {
 		return m.lexErr
 	}
-	t := m.tok
+	return syntaxError(m.src, m.tok, m.prev)
+}
+
+// syntaxError is the error of the unexpected token t of src, after a token
+// of kind prev (tokEOF at the start).
+func syntaxError(src string, t token, prev tokenKind) *claimcheck.Error {
 	var msg string
-	operandEnded := m.prev == tokInt || m.prev == tokClose
-	text := m.src[t.start:t.end]
+	operandEnded := prev == tokInt || prev == tokClose
+	text := src[t.start:t.end]
 	switch {
 	case t.kind == tokEOF:
 		msg = "unexpected end of expression"
@@ -566,21 +579,22 @@ func (m *machine) rats(n int) []Rat {
 	return s.rats
 }
 
-// pushLiteral pushes the value of the digits s.
-func (m *machine) pushLiteral(s string) {
-	if len(s) <= 19 {
-		v := decimalChunk(s)
-		if m.words {
-			*m.push() = slot{n: u128{0, v}, d: one128, small: true}
-			return
-		}
+// pushLiteral pushes the value of the digits s; v is that value when s
+// has at most 19 digits (the lexer's m.val). A literal's storage, if it
+// has any, is made for this evaluation alone, so the slot owns it.
+func (m *machine) pushLiteral(s string, v uint64) {
+	switch {
+	case len(s) <= 19 && m.words:
+		*m.push() = slot{n: u128{0, v}, d: one128, small: true}
+	case len(s) <= 19:
 		m.push().owned = true
 		m.rats(m.h)[m.h-1] = rat64(v, false, 1)
-		return
+	case len(s) <= 38 && m.w128: // below 10^38 < 2^128
+		*m.push() = slot{n: decimal128(s), d: one128, small: true}
+	default:
+		m.push().owned = true
+		m.rats(m.h)[m.h-1] = literal(s)
 	}
-	v := literal(s)
-	m.push().owned = v.inline()
-	m.rats(m.h)[m.h-1] = v
 }
 
 // neg negates the top operand.
@@ -746,10 +760,7 @@ func literal(s string) Rat {
 		return z
 	}
 	if len(s) <= 38 { // below 10^38 < 2^128: stored inline
-		v := u128{0, decimalChunk(s[:19])}
-		v, _ = v.mul(u128{0, pow10u64[len(s)-19]})
-		v, _ = v.add(u128{0, decimalChunk(s[19:])})
-		setU128(&z.num, v, false)
+		setU128(&z.num, decimal128(s), false)
 		return z
 	}
 	// math/big's SetString reads byte by byte through an io.ByteScanner;
@@ -774,6 +785,13 @@ func literal(s string) Rat {
 	return z
 }
 
+// decimal128 returns the value of the 20 to 38 digits s, below 10^38 < 2^128.
+func decimal128(s string) u128 {
+	v, _ := u128{0, decimalChunk(s[:19])}.mul(u128{0, pow10u64[len(s)-19]})
+	v, _ = v.add(u128{0, decimalChunk(s[19:])})
+	return v
+}
+
 // decimalChunk converts at most 19 digits.
 func decimalChunk(s string) uint64 {
 	var v uint64
@@ -792,9 +810,7 @@ var pow10u64 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // that the word tiers run without apd.BigInt; any other value is the Rat of
 // the same index in scratch.rats. owned reports that the heap storage of
 // that Rat, if any, belongs to this evaluation alone: a result can then be
-// computed into it once it is dead. A literal of more than 19 digits is
-// owned only when it has no heap storage, as the two-pass evaluator's
-// literals were (twopass_test.go).
+// computed into it once it is dead.
 type slot struct {
 	n, d  u128
 	neg   bool

@@ -54,12 +54,22 @@ func TestStringIsAFixedPoint(t *testing.T) {
 func TestMaxDepthIsCapped(t *testing.T) {
 	lim := rational.Limits{MaxExpressionBytes: 1 << 24, MaxTokens: 1 << 22, MaxDepth: 1 << 30}
 	expr := strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000)
-	_, err := lim.Parse(expr)
-	var e *claimcheck.Error
-	if !errors.As(err, &e) || e.Limit != "max_depth" || e.Position != 4096 {
-		t.Fatalf("Parse(100000 parentheses) = %v, want max_depth at 4096", err)
-	}
-	if _, err := lim.Parse(strings.Repeat("(", 4096) + "1" + strings.Repeat(")", 4096)); err != nil {
-		t.Fatalf("depth 4096: %v", err)
+	deep := strings.Repeat("(", 4096) + "1" + strings.Repeat(")", 4096)
+	// The machine CheckRational runs, and the two-pass reference's parser.
+	for _, c := range []struct {
+		name string
+		run  func(string) error
+	}{
+		{"Evaluate", func(s string) error { _, _, err := lim.Evaluate(s); return err }},
+		{"Parse", func(s string) error { _, err := lim.Parse(s); return err }},
+	} {
+		name, run := c.name, c.run
+		var e *claimcheck.Error
+		if err := run(expr); !errors.As(err, &e) || e.Limit != "max_depth" || e.Position != 4096 {
+			t.Errorf("%s(100000 parentheses) = %v, want max_depth at 4096", name, err)
+		}
+		if err := run(deep); err != nil {
+			t.Errorf("%s(depth 4096): %v", name, err)
+		}
 	}
 }

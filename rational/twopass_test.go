@@ -1,9 +1,11 @@
 package rational
 
 import (
-	"fmt"
+	"math/big"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/cockroachdb/apd/v3"
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
@@ -32,6 +34,7 @@ const (
 // concurrently.
 type expr struct {
 	src       string
+	lim       Limits // what it was parsed with, normalised
 	prog      []instr
 	lits      []Rat
 	maxStack  int
@@ -49,32 +52,17 @@ type instr struct {
 	arg, end int32
 }
 
-// zeroDivision is the first division by zero met when evaluating an
-
-// already validated expression and stores the result in e, with tb as the
-// token buffer. It returns *claimcheck.Error, not error, so that a nil
-// result is never a non-nil interface. The tokens, program and literals are
-// appended to tb's and e's slices, from length 0, when their capacities
-// suffice.
-func (l Limits) parseInto(e *expr, tb *[]token, src string) *claimcheck.Error {
-	// Every token takes at least one byte, so this capacity is never exceeded.
-	n := min(len(src), l.MaxTokens) + 1
-	if cap(*tb) < n {
-		*tb = make([]token, 0, max(n, 64))
-	}
-	toks, ints, err := lex(src, l, (*tb)[:0])
+// parse runs steps 5 and 6 of the check order (lexing and parsing) on an
+// expression that passed step 2 with the normalised limits l. It returns
+// *claimcheck.Error, not error, so that a nil result is never a non-nil
+// interface.
+func (l Limits) parse(src string) (*expr, *claimcheck.Error) {
+	toks, ints, err := lex(src, l, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	p := parser{src: src, toks: toks, maxDepth: l.MaxDepth}
-	p.prog = e.prog[:0]
-	if cap(p.prog) < len(toks)-1 {
-		p.prog = make([]instr, 0, len(toks)-1)
-	}
-	p.lits = e.lits[:0]
-	if cap(p.lits) < ints {
-		p.lits = make([]Rat, 0, ints)
-	}
+	p := parser{src: src, toks: toks, maxDepth: l.MaxDepth,
+		prog: make([]instr, 0, len(toks)-1), lits: make([]Rat, 0, ints)}
 	err = p.parseExpr()
 	if err == nil {
 		if t := p.peek(); t.kind != tokEOF {
@@ -82,20 +70,10 @@ func (l Limits) parseInto(e *expr, tb *[]token, src string) *claimcheck.Error {
 		}
 	}
 	if err != nil {
-		// Keep the buffers, and the literals to clear (see workspace.release).
-		e.prog, e.lits = p.prog[:0], p.lits
-		return err
+		return nil, err
 	}
-	*e = expr{src: src, prog: p.prog, lits: p.lits, maxStack: p.maxStack, maxDigits: l.MaxValueDigits}
-	return nil
+	return &expr{src: src, lim: l, prog: p.prog, lits: p.lits, maxStack: p.maxStack, maxDigits: l.MaxValueDigits}, nil
 }
-
-// A workspace is the working memory of one CheckRational: the token buffer,
-// the parsed program and its literals, and the temporaries of big-number
-// arithmetic. One pool holds them, so that a check allocates none of it in
-// steady state. Only the slices' backing arrays and the temporaries' storage
-// are reused: the literals are cleared before a workspace goes back, and a
-// literal's storage is built afresh by every parse, so values computed from
 
 // lex tokenises src in one left-to-right scan, so that the first lexical
 // error wins over any syntax error (see docs/contract.md in the repository),
@@ -118,14 +96,8 @@ func lex(src string, l Limits, toks []token) (_ []token, ints int, _ *claimcheck
 			}
 			var r rune
 			r, size = utf8.DecodeRuneInString(src[i:])
-			switch r {
-			case '\u2212':
-				kind = tokMinus
-			case '\u00d7':
-				kind = tokTimes
-			case '\u00f7':
-				kind = tokDivide
-			default:
+			var ok bool
+			if kind, ok = multiByteOp(r); !ok {
 				return nil, 0, errs.InvalidAt(pathExpression, pos, unexpectedChar(src, i, r, size))
 			}
 		}
@@ -299,157 +271,69 @@ func (p *parser) depthError(t token) *claimcheck.Error {
 
 // unexpected reports a syntax error at t.
 func (p *parser) unexpected(t token) *claimcheck.Error {
-	var msg string
 	prev := tokEOF
 	if p.i > 0 {
 		prev = p.toks[p.i-1].kind
 	}
-	operandEnded := prev == tokInt || prev == tokClose
-	text := p.src[t.start:t.end]
-	switch {
-	case t.kind == tokEOF:
-		msg = "unexpected end of expression"
-	case operandEnded && (t.kind == tokInt || t.kind == tokOpen):
-		msg = fmt.Sprintf("missing operator before %q: implicit multiplication is not supported", text)
-	case t.kind == tokPlus:
-		msg = "unexpected '+': there is no unary plus"
-	case t.kind == tokClose && operandEnded:
-		msg = "unmatched ')'"
-	default:
-		msg = fmt.Sprintf("unexpected %q: expected an integer, '(' or '-'", text)
-	}
-	return errs.InvalidAt(pathExpression, int(t.pos), msg)
+	return syntaxError(p.src, t, prev)
 }
 
 // smallValue is the value of an opSmall instr.
 func (in *instr) smallValue() uint64 { return uint64(uint32(in.arg)) | uint64(uint32(in.end))<<32 }
 
-// eval evaluates e exactly, in post-order, left operand before right. It
-// returns exactly one of:
+// eval evaluates e with math/big.Rat, the oracle, in post-order, left
+// operand before right, by the contract's rules rather than the machine's
+// arithmetic: it returns exactly one of
 //
 //   - the value, when evaluation finishes;
 //   - the first division by zero (a divisor is evaluated whole before it is
 //     tested);
 //   - a limit_exceeded error with limit "max_value_digits" at the operator
-//     that produced the first reduced intermediate value whose numerator or
-//     denominator has more digits than e's limits allow.
-//
-// s holds the temporaries of the big-number paths.
-func (e *expr) eval(s *scratch) (Rat, *zeroDivision, *claimcheck.Error) {
+//     that produced the first intermediate value whose numerator or
+//     denominator, in lowest terms, has more digits than e's limits allow.
+func (e *expr) eval() (Rat, *zeroDivision, *claimcheck.Error) {
 	if len(e.prog) == 0 { // the zero expr, not built by parse
 		return Rat{}, nil, nil
 	}
-	stack, rats := make([]slot, 0, e.maxStack), make([]Rat, e.maxStack)
-	w64, w128 := tiers&tier64 != 0, tiers&tier128 != 0
-	words := w64 || w128
+	bound := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(e.maxDigits)), nil)
+	var abs big.Int
+	over := func(r *big.Rat) bool { return abs.Abs(r.Num()).Cmp(bound) >= 0 || r.Denom().Cmp(bound) >= 0 }
+	stack := make([]*big.Rat, 0, e.maxStack)
 	for k := range e.prog {
 		in := &e.prog[k]
 		switch in.op {
 		case opSmall:
-			v := in.smallValue()
-			if words {
-				stack = append(stack, slot{n: u128{0, v}, d: one128, small: true})
-			} else {
-				rats[len(stack)] = rat64(v, false, 1)
-				stack = append(stack, slot{owned: true})
-			}
+			stack = append(stack, new(big.Rat).SetUint64(in.smallValue()))
 			continue
 		case opLit:
-			v := e.lits[in.arg]
-			rats[len(stack)] = v
-			stack = append(stack, slot{owned: v.inline()})
+			stack = append(stack, e.lits[in.arg].BigRat())
 			continue
 		case opNeg:
-			i := len(stack) - 1
-			top, r := &stack[i], &rats[i]
-			switch {
-			case top.small:
-				top.neg = !top.neg && !top.n.isZero()
-			case r.Sign() == 0:
-			case top.owned:
-				r.num.Neg(&r.num)
-			default:
-				*r = r.neg()
-				top.owned = true
-			}
+			top := stack[len(stack)-1]
+			top.Neg(top)
 			continue
 		}
-		i := len(stack) - 2
-		x, y := &stack[i], &stack[i+1]
-		stack = stack[:i+1]
-		if in.op == opQuo && (y.small && y.n.isZero() || !y.small && rats[i+1].Sign() == 0) {
-			return Rat{}, &zeroDivision{Position: int(in.pos), DivisorText: e.src[in.arg:in.end]}, nil
-		}
-		if x.small && y.small {
-			var n, d u128
-			var neg, ok bool
-			if in.op >= opMul && (x.n.isZero() || y.n.isZero()) {
-				n, neg, d, ok = u128{}, false, one128, true
-			} else if w64 && x.n.hi|x.d.hi|y.n.hi|y.d.hi == 0 {
-				var n64, d64 uint64
-				if in.op <= opSub {
-					n64, neg, d64, ok = addW(x.n.lo, x.neg, x.d.lo, y.n.lo, y.neg != (in.op == opSub), y.d.lo)
-				} else {
-					n64, neg, d64, ok = mulW(x.n.lo, x.neg, x.d.lo, y.n.lo, y.neg, y.d.lo, in.op == opQuo)
-				}
-				n, d = u128{0, n64}, u128{0, d64}
-			}
-			if !ok && w128 {
-				if in.op <= opSub {
-					n, neg, d, ok = add128W(x.n, x.neg, x.d, y.n, y.neg != (in.op == opSub), y.d)
-				} else {
-					n, neg, d, ok = mul128W(x.n, x.neg, x.d, y.n, y.neg, y.d, in.op == opQuo)
-				}
-			}
-			if ok {
-				if smallOver(n, d, e.maxDigits) {
-					return Rat{}, nil, digitsError(in.pos, e.maxDigits)
-				}
-				x.setSmall(n, neg, d)
-				continue
-			}
-		}
-		if in.op >= opMul && (x.small && x.n.isZero() || !x.small && rats[i].Sign() == 0 ||
-			y.small && y.n.isZero() || !y.small && rats[i+1].Sign() == 0) {
-			*x = slot{d: one128, small: words, owned: true}
-			rats[i] = Rat{}
-			continue
-		}
-		xr, yr := &rats[i], &rats[i+1]
-		if x.small {
-			*xr, x.small, x.owned = rat128(x.n, x.neg, x.d), false, true
-		}
-		if y.small {
-			*yr = rat128(y.n, y.neg, y.d)
-		}
-		var z Rat
-		dst := xr
-		if !x.owned {
-			dst = &z // the zero Rat
-		}
+		x, y := stack[len(stack)-2], stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		switch in.op {
-		case opAdd, opSub:
-			addBig(dst, xr, yr, in.op == opSub, s)
+		case opAdd:
+			x.Add(x, y)
+		case opSub:
+			x.Sub(x, y)
+		case opMul:
+			x.Mul(x, y)
 		default:
-			mulBig(dst, xr, yr, in.op == opQuo, s)
+			if y.Sign() == 0 {
+				return Rat{}, &zeroDivision{Position: int(in.pos), DivisorText: e.src[in.arg:in.end]}, nil
+			}
+			x.Quo(x, y)
 		}
-		*xr = *dst
-		x.owned = true
-		if ratOver(xr, e.maxDigits) {
+		if over(x) {
 			return Rat{}, nil, digitsError(in.pos, e.maxDigits)
 		}
-		if w128 {
-			if n, neg, d, ok := xr.parts128(); ok {
-				x.setSmall(n, neg, d)
-			}
-		} else if w64 {
-			if n, neg, d, ok := xr.parts64(); ok {
-				x.setSmall(u128{0, n}, neg, u128{0, d})
-			}
-		}
 	}
-	if top := &stack[0]; top.small {
-		return rat128(top.n, top.neg, top.d), nil, nil
-	}
-	return rats[0], nil, nil
+	var n, d apd.BigInt
+	n.SetMathBigInt(stack[0].Num())
+	d.SetMathBigInt(stack[0].Denom())
+	return ratio(&n, &d), nil, nil
 }
