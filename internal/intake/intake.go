@@ -355,11 +355,12 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 }
 
 // answerBy sets the deadlines of a request whose body is in: the answer
-// is due by end. The read deadline is lifted, as far as end: the check may
-// take longer than BodyIdleTimeout, and net/http's watch for a closed
-// connection reads on; past end no answer can go out anyway. On an HTTP/1
-// connection that [ConnContext] made known, one call on the connection
-// sets both; else each is set through rc.
+// is due by end, and the read deadline moves there too: the check may take
+// longer than BodyIdleTimeout, and net/http's watch for a closed connection
+// reads on; past end no answer can go out anyway, and that watch's timeout
+// ends the request's context. On an HTTP/1 connection that [ConnContext]
+// made known, one call on the connection sets both; else each is set
+// through rc, to the same effect.
 func (g *Gate) answerBy(r *http.Request, rc *http.ResponseController, end time.Time) {
 	if r.ProtoMajor == 1 {
 		if c, ok := r.Context().Value(connKey{}).(net.Conn); ok {
@@ -367,7 +368,7 @@ func (g *Gate) answerBy(r *http.Request, rc *http.ResponseController, end time.T
 			return
 		}
 	}
-	rc.SetReadDeadline(time.Time{})
+	rc.SetReadDeadline(end)
 	rc.SetWriteDeadline(end)
 }
 
