@@ -49,32 +49,8 @@ var (
 	nosniff  = []string{"nosniff"}
 )
 
-// smallLengths holds the Content-Length values of the bodies shorter than
-// its length, made once, so that a small answer allocates none.
-var smallLengths = func() *[1024][]string {
-	var t [1024][]string
-	var digits []byte
-	var ends [len(t) + 1]int
-	for n := range t {
-		digits = strconv.AppendInt(digits, int64(n), 10)
-		ends[n+1] = len(digits)
-	}
-	all := string(digits)
-	vals := make([]string, len(t))
-	for n := range t {
-		vals[n] = all[ends[n]:ends[n+1]]
-		t[n] = vals[n : n+1 : n+1]
-	}
-	return &t
-}()
-
 // contentLength returns the Content-Length header value of n bytes.
-func contentLength(n int) []string {
-	if n < len(smallLengths) {
-		return smallLengths[n]
-	}
-	return []string{strconv.Itoa(n)}
-}
+func contentLength(n int) []string { return []string{strconv.Itoa(n)} }
 
 // WriteError answers with status and e's error document and a newline,
 // and records e's code when w is a *Recorder.
