@@ -405,6 +405,9 @@ func genValue(t *rapid.T, depth int) string {
 	n := rapid.IntRange(0, 4).Draw(t, "n")
 	var b strings.Builder
 	if kind == 5 {
+		// Up to 12 elements: a run long enough for the reader's word loop
+		// (wordRun), which reads while 24 bytes are left.
+		n = rapid.IntRange(0, 12).Draw(t, "elems")
 		b.WriteString("[")
 		for i := 0; i < n; i++ {
 			if i > 0 {
@@ -453,7 +456,7 @@ func mutate(t *rapid.T, s string) string {
 func genOptions(t *rapid.T) Options {
 	return Options{
 		MaxDepth:    rapid.IntRange(0, 5).Draw(t, "maxDepth"),
-		MaxChildren: rapid.IntRange(0, 5).Draw(t, "maxChildren"),
+		MaxChildren: rapid.IntRange(0, 16).Draw(t, "maxChildren"),
 		ArrayElems:  rapid.Bool().Draw(t, "arrayElems"),
 	}
 }
