@@ -55,16 +55,23 @@ func TestSegments(t *testing.T) {
 		if err != nil { // a bare %: the path as a handler may be given it
 			u = &url.URL{Path: row.path}
 		}
-		want, wantOK := segmentsBySplit(u)
-		if len(want) > maxSegments {
-			want = want[:maxSegments]
-		}
-		var buf [maxSegments]string
-		got, ok := segments(u, &buf)
-		if ok != wantOK || !slices.Equal(got, want) {
-			t.Errorf("%q: %q %v, want %q %v", row.path, got, ok, want, wantOK)
-		}
+		checkSegments(t, row.path, u)
 	})
+}
+
+// checkSegments checks segments(u) against splitting and unescaping u's
+// whole escaped path (segmentsBySplit), cut to maxSegments.
+func checkSegments(t *testing.T, target string, u *url.URL) {
+	t.Helper()
+	want, wantOK := segmentsBySplit(u)
+	if len(want) > maxSegments {
+		want = want[:maxSegments]
+	}
+	var buf [maxSegments]string
+	got, ok := segments(u, &buf)
+	if ok != wantOK || !slices.Equal(got, want) {
+		t.Errorf("%q (Path %q, RawPath %q): %q %v, want %q %v", target, u.Path, u.RawPath, got, ok, want, wantOK)
+	}
 }
 
 // checkMediaTypeByParsing is checkMediaType without its fast path.
@@ -110,14 +117,6 @@ func FuzzSegments(f *testing.F) {
 		if err != nil {
 			return
 		}
-		want, wantOK := segmentsBySplit(u)
-		if len(want) > maxSegments {
-			want = want[:maxSegments]
-		}
-		var buf [maxSegments]string
-		got, ok := segments(u, &buf)
-		if ok != wantOK || !slices.Equal(got, want) {
-			t.Errorf("%q (Path %q, RawPath %q): %q %v, want %q %v", target, u.Path, u.RawPath, got, ok, want, wantOK)
-		}
+		checkSegments(t, target, u)
 	})
 }

@@ -95,6 +95,8 @@
 // most half of it) and 4 MiB of scratch, which the garbage collector frees
 // when two collections pass without a check using them; and one larger
 // table, of at most 64 MiB (about 1.5 million distinct values) with its
-// copy, which the next collection frees. Larger tables are not kept. The precedence of errors and the paths they carry are
-// written out in docs/contract.md in the repository.
+// copy, which the next collection frees. Larger tables are not kept.
+//
+// The precedence of errors and the paths they carry are written out in
+// docs/contract.md in the repository.
 package multiset

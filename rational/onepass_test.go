@@ -93,6 +93,39 @@ func TestOnePassMatchesTwoPass(t *testing.T) {
 	})
 }
 
+// TestOnePassMatchesOracleOnValidExpressions: on grammatical expressions,
+// which mostly reach evaluation (values on every tier, divisions by zero,
+// intermediates over the digit limit), the one-pass machine gives the
+// math/big.Rat oracle's answer (sameAsTwoPass).
+func TestOnePassMatchesOracleOnValidExpressions(t *testing.T) {
+	lits := []string{"0", "1", "2", "3", "7", "10", "999", "4294967296", "18446744073709551615", "18446744073709551616",
+		"170141183460469231731687303715884105727", "340282366920938463463374607431768211457", "123456789012345678901234567890123456789012"}
+	ops := []string{" + ", " - ", " * ", " / ", " \u2212 ", " \u00d7 ", " \u00f7 "}
+	var operand func(t *rapid.T, depth int) string
+	expr := func(t *rapid.T, depth int) string {
+		n := rapid.IntRange(1, 4).Draw(t, "operands")
+		s := operand(t, depth)
+		for range n - 1 {
+			s += rapid.SampledFrom(ops).Draw(t, "op") + operand(t, depth)
+		}
+		return s
+	}
+	operand = func(t *rapid.T, depth int) string {
+		neg := strings.Repeat("-", rapid.IntRange(0, 2).Draw(t, "minus"))
+		if depth < 3 && rapid.IntRange(0, 3).Draw(t, "nest") == 0 {
+			return neg + "(" + expr(t, depth+1) + ")"
+		}
+		return neg + rapid.SampledFrom(lits).Draw(t, "lit")
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		lim := rational.Limits{MaxValueDigits: rapid.SampledFrom([]int{0, 3, 19, 20, 38, 39, 60}).Draw(t, "digits")}
+		if lim.MaxValueDigits == 0 {
+			lim.MaxValueDigits = 500 // the default, stated: a literal's digits are checked against it
+		}
+		sameAsTwoPass(t, lim, expr(t, 0))
+	})
+}
+
 // TestOnePassDeepStack: an expression whose operand stack outgrows the
 // machine's own slots (right-nested parentheses) evaluates as the two-pass
 // reference does, with values on the word tiers and past them.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
 // GoSlice is an input array given as a Go slice of one of the commonest
@@ -138,7 +139,7 @@ func anyKeysRun(kb *Batch, xs []any, k int) int {
 			if uint(n-4) > 4 {
 				return k
 			}
-			a = uint64(le32(x)) | uint64(le32(x[n-4:]))<<(8*(n-4)&63) // shortWord
+			a = uint64(jsonwire.LE32(x)) | uint64(jsonwire.LE32(x[n-4:]))<<(8*(n-4)&63) // shortWord
 			if a&ascii != 0 {
 				return k
 			}

@@ -649,7 +649,7 @@ func (ix *index) countFirstRun(ss []canon.Scalar, i, base int, fresh uint64) (in
 			}
 			a, tag = math.Float64bits(s.Float())|t, uint32(kind)+tagNull
 		} else if str := s.Str(); uint(len(str)-4) <= 4 {
-			a, tag = uint64(le32(str))|uint64(le32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
+			a, tag = uint64(jsonwire.LE32(str))|uint64(jsonwire.LE32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
 		} else {
 			break
 		}
@@ -784,7 +784,7 @@ func (ix *index) countSecondRun(ss []canon.Scalar, i, pos int, first uint64, ove
 			}
 			a, tag = math.Float64bits(s.Float())|t, uint32(kind)+tagNull
 		} else if str := s.Str(); uint(len(str)-4) <= 4 {
-			a, tag = uint64(le32(str))|uint64(le32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
+			a, tag = uint64(jsonwire.LE32(str))|uint64(jsonwire.LE32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
 		} else {
 			break
 		}
@@ -1064,12 +1064,7 @@ func (h *hasher) hash(a, b uint64, tag uint32) uint64 {
 // the second in place (the bytes both hold are the same).
 func shortWord(s string) uint64 {
 	n := len(s)
-	return uint64(le32(s)) | uint64(le32(s[n-4:]))<<(8*(n-4)&63)
-}
-
-func le32(s string) uint32 {
-	_ = s[3]
-	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+	return uint64(jsonwire.LE32(s)) | uint64(jsonwire.LE32(s[n-4:]))<<(8*(n-4)&63)
 }
 
 // countFirstElems is countFirstScalars for the document elements i0, ...,

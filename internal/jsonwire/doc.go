@@ -20,8 +20,9 @@
 // at a time, and [Number.Float] gives a literal's nearest double when one
 // correctly rounded operation computes it (Clinger's fast path) or the
 // Eisel-Lemire algorithm decides it, as it does for nearly every literal
-// of at most 19 significant digits. Both give exactly the double
-// strconv.ParseFloat gives, or decline, and the caller converts the text.
+// of at most 19 significant digits whose decimal exponent is within
+// [-128, 127] (1e-130 is declined). Each gives exactly the double
+// strconv.ParseFloat gives, or declines, and the caller converts the text.
 //
 // # Strings
 //

@@ -286,9 +286,12 @@ var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 
 //   - they make an integer m of at most 2^53 and the decimal exponent e has
 //     |e| <= 22 (Clinger's fast path): m and 10^|e| are doubles, so the
 //     hardware's m × 10^e or m / 10^-e is correctly rounded; or
-//   - |e| is within the table of powers of ten (10^-128 to 10^127) and the
-//     Eisel-Lemire algorithm decides the rounding (it declines the rare
-//     literals too near a halfway point between two doubles).
+//   - e is within the table of powers of ten (-128 <= e <= 127) and the
+//     Eisel-Lemire algorithm decides the rounding; or
+//   - Eisel-Lemire declines (a value too near a halfway point between two
+//     doubles) and the value is exactly an integer below 2^64 times a power
+//     of two, which one conversion and an exact scaling give (dyadic: 1e23,
+//     2^53+1).
 //
 // A literal without a significant digit is 0 whatever its exponent; the
 // result is -0 for none other, and finite.

@@ -1,8 +1,8 @@
 package jsonwire
 
-// The range of decimal exponents pow10Tab covers: a literal's exponent
-// outside it (its value far from 1, beyond about 10^-109 or 10^146) is left
-// to strconv.
+// The range of decimal exponents pow10Tab covers: a literal whose exponent
+// e (its value being its mantissa of at most 19 digits times 10^e) is
+// outside it is left to strconv.
 const (
 	pow10Min = -128
 	pow10Max = 127
