@@ -274,6 +274,8 @@ var ratRows = []ratRow{
 	{"a leading zero", "007", "7", "error invalid_input"},
 	{"a decimal point", "1.5", "3/2", "error invalid_input"},
 	{"an empty expression", "", "0", "error invalid_input"},
+	{"an expression that is not UTF-8", "1 + \xff", "1", "error invalid_input"},
+	{"a UTF-16 surrogate encoded in UTF-8", "1 \xed\xa0\x80 2", "1", "error invalid_input"},
 	{"a claim that is not a rational", "1", "1/0", "error invalid_input"},
 	{"a claim with 501 digits", "1", strings.Repeat("1", 501), "error limit_exceeded"},
 	{"the claim is checked before the expression", "1 +", strings.Repeat("1", 501), "error limit_exceeded"},
