@@ -11,8 +11,10 @@ import (
 )
 
 // array returns the engine's view of one input array: its path, its length
-// and a Fill that converts a run of elements when the engine visits them
-// (each once, and again only to write a discrepancy's value).
+// and its elements, in the form the engine keys and converts itself where
+// it can (a document's elements, []canon.Scalar, the commonest slices), or
+// a Fill that converts a run of elements when the engine visits them (each
+// once, and again only to write a discrepancy's value).
 // Every input form goes through here, so each element type has one reading:
 //
 //   - []any: canon.Of on each element (float64, string, nil and bool

@@ -80,8 +80,10 @@
 // Exact: equality is canon's, decided on the double and string values
 // without formatting. Deterministic: the same input gives the same verdict
 // and bytes; no map iteration order reaches a result. Linear: time O(n) in
-// the number of elements, memory O(distinct values) for equality (a
-// difference keeps one small id per element of left and right); each
+// the number of elements, memory O(distinct values) for a valid equality
+// claim (an invalid one adds two bits per element, to put its mismatches
+// in order; a difference keeps one small id per element of left and
+// right); each
 // element of source, claim, left and right is converted and hashed once; a
 // claimed residual is compared with the expected one element by element as
 // that is produced, and read again in full (at most once more) only when it
@@ -92,7 +94,7 @@
 // next one, so a steady stream of checks allocates next to nothing. What
 // is kept is bounded: per check that ran at once, a table of at most 8 MiB
 // (room for about 196,000 distinct values), the copy it grows through (at
-// most half of it) and 4 MiB of scratch, which the garbage collector frees
+// most half of it) and 8 MiB of scratch, which the garbage collector frees
 // when two collections pass without a check using them; and one larger
 // table, of at most 64 MiB (about 1.5 million distinct values) with its
 // copy, which the next collection frees. Larger tables are not kept.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -451,6 +452,54 @@ func TestLargeChecksReuseTheirTables(t *testing.T) {
 	src, claim = bag(1_000_000)
 	if got := allocated(true, func() { check(t, src, claim) }); got > 80<<20 {
 		t.Errorf("a check of 10^6 distinct values allocated %d bytes (a map[int]int count: about 75 MB)", got)
+	}
+}
+
+// TestConcurrentLargeChecksTakeTablesOfTheirOwn: once a large check has
+// left its table kept (the one index kept through a weak pointer), two
+// large checks that start together each get a table of their own: the
+// kept one goes to one of them at most.
+func TestConcurrentLargeChecksTakeTablesOfTheirOwn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates large inputs")
+	}
+	const n = 250_000
+	lim := multiset.Limits{MaxItems: n + 1, MaxDistinct: n + 1}
+	// Source n distinct ints from off; claim the same with its middle
+	// element changed: invalid, the discrepancy at /source/125000.
+	input := func(off int) multiset.EqualityInput[int, int] {
+		src := make([]int, n)
+		for i := range src {
+			src[i] = off + i*7
+		}
+		claim := append([]int(nil), src...)
+		claim[n/2] = -1
+		return multiset.EqualityInput[int, int]{Source: src, Claim: claim}
+	}
+	check := func(in multiset.EqualityInput[int, int]) error {
+		r, err := multiset.CheckEquality(in, lim)
+		if err != nil || r.Valid || r.Discrepancy == nil || r.Discrepancy.Path != "/source/125000" {
+			return fmt.Errorf("%v, %v: want the discrepancy at /source/125000", r, err)
+		}
+		return nil
+	}
+	ins := [3]multiset.EqualityInput[int, int]{input(0), input(10_000_000), input(20_000_000)}
+	for range 5 {
+		if err := check(ins[2]); err != nil { // leaves its index kept
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for g := range 2 {
+			wg.Go(func() {
+				<-start
+				if err := check(ins[g]); err != nil {
+					t.Errorf("check %d: %v", g, err)
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
 	}
 }
 

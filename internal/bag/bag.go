@@ -255,17 +255,16 @@ func distinctError(a *Array, lim Limits) error {
 	return errs.Limit(path, "max_distinct", path[1:]+" has more than max_distinct "+strconv.Itoa(lim.MaxDistinct)+" distinct values")
 }
 
-// past returns the index in its batch of the element that takes an array
-// past max distinct values, given the batch's first occurrences (a mask,
-// see internAll) and the distinct values before it, or -1 if none does.
-func past(firsts uint64, distinct, max int) int {
-	if distinct+bits.OnesCount64(firsts) <= max {
-		return -1
+// distinctOver is the error of an array a found past max_distinct values
+// once its elements before i are read, all of them converted: the first
+// bad element from i on, which outranks max_distinct, or max_distinct.
+// (The error names no element, so where in the batch the limit was passed
+// does not matter.)
+func distinctOver(a *Array, i int, lim Limits) error {
+	if err := rest(a, i); err != nil {
+		return err
 	}
-	for range max - distinct {
-		firsts &= firsts - 1
-	}
-	return bits.TrailingZeros64(firsts)
+	return distinctError(a, lim)
 }
 
 // rest converts the elements of a from i on, for their errors only: an
@@ -369,31 +368,24 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 			ix.reserve(src.N, lim.MaxDistinct)
 		}
 		n := min(batch, src.N-i)
-		before := int(ix.n)
-		var fresh uint64
 		if src.Scalars != nil {
 			if src.N > touchItems {
 				ix.touchStrings(src.Scalars[i+n : min(i+n+batch, src.N)])
 			}
-			fresh = ix.countFirstScalars(src.Scalars[i:i+n], i)
+			ix.countFirstScalars(src.Scalars[i:i+n], i)
 		} else if src.Elems != nil {
-			var err error
-			if fresh, err = ix.countFirstElems(src, i, n); err != nil {
+			if err := ix.countFirstElems(src, i, n); err != nil {
 				return nil, err
 			}
 		} else {
 			if err := src.keys(ix, i, n, i); err != nil {
 				return nil, err
 			}
-			fresh = ix.countFirst(n, i)
+			ix.countFirst(n, i)
 		}
+		// Every value new to the index is new to source.
 		if int(ix.n) > lim.MaxDistinct {
-			// Every value new to the index is new to source.
-			k := past(fresh, before, lim.MaxDistinct)
-			if err := rest(src, i+k+1); err != nil {
-				return nil, err
-			}
-			return nil, distinctError(src, lim)
+			return nil, distinctOver(src, i+n, lim)
 		}
 	}
 	if err := itemsError(claim, lim); err != nil {
@@ -427,13 +419,9 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 			firsts, o = ix.countSecond(n, src.N+j)
 		}
 		over += o
-		if k := past(firsts, distinct, lim.MaxDistinct); k >= 0 {
-			if err := rest(claim, j+k+1); err != nil {
-				return nil, err
-			}
-			return nil, distinctError(claim, lim)
+		if distinct += bits.OnesCount64(firsts); distinct > lim.MaxDistinct {
+			return nil, distinctOver(claim, j+n, lim)
 		}
-		distinct += bits.OnesCount64(firsts)
 	}
 	if over == 0 && src.N == claim.N {
 		return &agree, nil
@@ -637,17 +625,13 @@ func (d *diff) read(k int, lim Limits, w int, ids []int32) error {
 		if err := a.keys(ix, i, n, i); err != nil {
 			return err
 		}
-		fresh, firsts, _ := ix.internKeys(n, w, ids[i:], -1)
+		fresh, firsts := ix.internKeys(n, w, ids[i:])
 		for ; fresh != 0; fresh &= fresh - 1 {
 			d.origin = append(d.origin, int32(i+bits.TrailingZeros64(fresh)))
 		}
-		if c := past(firsts, distinct, lim.MaxDistinct); c >= 0 {
-			if err := rest(a, i+c+1); err != nil {
-				return err
-			}
-			return distinctError(a, lim)
+		if distinct += bits.OnesCount64(firsts); distinct > lim.MaxDistinct {
+			return distinctOver(a, i+n, lim)
 		}
-		distinct += bits.OnesCount64(firsts)
 	}
 	d.ends[k] = int32(len(d.origin))
 	return nil

@@ -186,10 +186,10 @@ func (ix *index) reset(first int) {
 // index from bigPool, the others from pool, so that a small check does not
 // take (and a large one does not miss) a large table. What the pools hold
 // while idle is bounded per index (maxPooled slots, their spare copy, and
-// maxPooledScratch entries of each scratch slice: at most 12 MiB of table
-// and 4 MiB of scratch), by the number of checks that ran at once, and in
-// time: a sync.Pool drops what was not taken again within two garbage
-// collections.
+// maxPooledScratch entries of each scratch slice and of the list of long
+// strings: at most 12 MiB of table and 8 MiB of scratch), by the number
+// of checks that ran at once, and in time: a sync.Pool drops what was not
+// taken again within two garbage collections.
 var (
 	pool    = sync.Pool{New: func() any { return &index{h: newHasher()} }}
 	bigPool = sync.Pool{New: func() any { return &index{h: newHasher()} }}
@@ -203,14 +203,16 @@ const bigItems = maxSmallPooled * maxLoadNum / maxLoadDen / 2
 // index goes back to bigPool.
 const maxSmallPooled = 1 << 16
 
-// maxPooled is the largest table (in slots, 8 MiB) release keeps: room for
+// maxPooled is the largest table (in slots, 8 MiB) the pools keep: room for
 // 196,608 distinct values, a check of 10^5 items in each array that are all
-// distinct. A check with more distinct values allocates its own table: at
-// 2^21 slots (10^6 distinct values) a kept table would be 64 MiB held idle.
+// distinct. A larger one, up to maxHuge, is kept alone and only until the
+// next garbage collection (see keepHuge): at 2^21 slots (10^6 distinct
+// values) a pooled table would be 64 MiB held idle for as long as the
+// pool kept it.
 const maxPooled = 1 << 18
 
-// maxPooledScratch is the largest scratch slice (in entries, 1 MiB) release
-// keeps.
+// maxPooledScratch is the largest scratch slice (in entries: 1 MiB of ids,
+// 4 MiB of long strings' headers) release keeps.
 const maxPooledScratch = 1 << 18
 
 // release returns ix to its pool; ix must not be used after. The long
@@ -219,8 +221,12 @@ func (ix *index) release() {
 	if cap(ix.slots) > maxHuge || max(cap(ix.origin), cap(ix.ids[0]), cap(ix.ids[1]), cap(ix.rem)) > maxPooledScratch {
 		return
 	}
-	clear(ix.longs)
-	ix.longs = ix.longs[:0]
+	if cap(ix.longs) > maxPooledScratch {
+		ix.longs = nil // its strings are dropped either way; its capacity is not kept
+	} else {
+		clear(ix.longs)
+		ix.longs = ix.longs[:0]
+	}
 	// Their strings are the input's. A small check clears what it wrote,
 	// not the 3 KiB of both.
 	clear(ix.buf[:ix.wide])
@@ -358,10 +364,10 @@ func (ix *index) key(s *canon.Scalar) (a, b uint64, tag uint32) {
 
 // A Batch is the keys of a batch of elements, as the engine interns them:
 // per element two words and a tag (see index.key), the key's hash, and for
-// a string longer than 16 bytes the string itself. A converter (Array.Keys) writes element j's key with the Set
-// methods, which accept exactly what canon's constructors accept, and key
-// a value exactly as index.key keys its Scalar, without building the
-// Scalar.
+// a string longer than 16 bytes the string itself. The engine's
+// converters (GoSlice.keys) write element j's key with the Set methods,
+// which accept exactly what canon's constructors accept, and key a value
+// exactly as index.key keys its Scalar, without building the Scalar.
 type Batch struct {
 	k    [batch]key
 	long [batch]string // for a key of tag tagLong: its string
@@ -546,31 +552,30 @@ const chunk = 16
 // the elements base, base+1, ... of the first array of an equality check,
 // and counts each in counter 0 of its value's slot. A new value's id is
 // not the next number but its element's index: its first occurrence, so
-// that the check keeps no list of them (see Equality). Bit i of the
-// result is set when key i was new.
-func (ix *index) countFirst(n, base int) (fresh uint64) {
+// that the check keeps no list of them (see Equality). The values new to
+// the index are counted in ix.n.
+func (ix *index) countFirst(n, base int) {
 	if len(ix.slots) < touchSlotsMin {
-		return ix.countFirstTo(0, n, base, 0)
+		ix.countFirstTo(0, n, base)
+		return
 	}
 	for c := 0; c < n; c += chunk {
 		e := min(c+chunk, n)
 		ix.touchSlots(e, min(e+chunk, n))
-		fresh = ix.countFirstTo(c, e, base, fresh)
+		ix.countFirstTo(c, e, base)
 	}
-	return fresh
 }
 
 // countFirstTo is countFirst for the keys i, ..., e-1.
-func (ix *index) countFirstTo(i, e, base int, fresh uint64) uint64 {
+func (ix *index) countFirstTo(i, e, base int) {
 	for ; ; i++ {
-		if i, fresh = ix.countFirstKeys(i, e, base, fresh); i == e {
-			return fresh
+		if i = ix.countFirstKeys(i, e, base); i == e {
+			return
 		}
 		// Key i is a long string's.
 		sl, isNew := ix.internLong(ix.kb.k[i].a, ix.kb.long[i], true)
 		if isNew {
 			sl.id = int32(base + i)
-			fresh |= 1 << (i & 63)
 		}
 		sl.n[0]++
 	}
@@ -578,7 +583,7 @@ func (ix *index) countFirstTo(i, e, base int, fresh uint64) uint64 {
 
 // countFirstKeys is countFirst's loop from key i up to the first long
 // string's or key n, without a call (see countSecondRun).
-func (ix *index) countFirstKeys(i, n, base int, fresh uint64) (int, uint64) {
+func (ix *index) countFirstKeys(i, n, base int) int {
 	kb := ix.kb.k[:n]
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
@@ -598,13 +603,12 @@ func (ix *index) countFirstKeys(i, n, base int, fresh uint64) (int, uint64) {
 				*sl = slot{a: k.a, b: k.b, tag: k.tag | g, id: int32(base + i)}
 				ix.n++
 				ix.used++
-				fresh |= 1 << (i & 63)
 				break
 			}
 		}
 		sl.n[0]++
 	}
-	return i, fresh
+	return i
 }
 
 // countFirstScalars is scalarKeys, hashAll and countFirst for a batch of
@@ -612,28 +616,29 @@ func (ix *index) countFirstKeys(i, n, base int, fresh uint64) (int, uint64) {
 // touching its slots ahead gains nothing: an element's key goes from its
 // Scalar to its probe in registers, without a store and a load through
 // ix.kb.
-func (ix *index) countFirstScalars(ss []canon.Scalar, base int) (fresh uint64) {
+func (ix *index) countFirstScalars(ss []canon.Scalar, base int) {
 	if (ix.used+len(ss))*maxLoadDen > len(ix.slots)*maxLoadNum {
 		ix.grow(len(ss), base)
 	}
 	if len(ix.slots) >= touchSlotsMin {
 		ix.scalarKeysAhead(ss)
-		return ix.countFirstTo(0, len(ss), base, 0)
+		ix.countFirstTo(0, len(ss), base)
+		return
 	}
 	for i := 0; ; i++ {
-		if i, fresh = ix.countFirstRun(ss, i, base, fresh); i == len(ss) {
-			return fresh
+		if i = ix.countFirstRun(ss, i, base); i == len(ss) {
+			return
 		}
 		// Element i is a string whose key takes a call: keyed into the
 		// batch, alone.
 		ix.scalarKeysAt(ss[i:i+1], 0)
-		fresh |= ix.countFirstTo(0, 1, base+i, 0) << (i & 63)
+		ix.countFirstTo(0, 1, base+i)
 	}
 }
 
 // countFirstRun is countFirstScalars' loop from element i up to the first
 // element whose key takes a call, as countSecondRun.
-func (ix *index) countFirstRun(ss []canon.Scalar, i, base int, fresh uint64) (int, uint64) {
+func (ix *index) countFirstRun(ss []canon.Scalar, i, base int) int {
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
 	g := ix.g
@@ -663,13 +668,12 @@ func (ix *index) countFirstRun(ss []canon.Scalar, i, base int, fresh uint64) (in
 				*sl = slot{a: a, tag: tag | g, id: int32(base + i)}
 				ix.n++
 				ix.used++
-				fresh |= 1 << (i & 63)
 				break
 			}
 		}
 		sl.n[0]++
 	}
-	return i, fresh
+	return i
 }
 
 // countSecond is internKeys for the second array of an equality check
@@ -811,45 +815,34 @@ func (ix *index) countSecondRun(ss []canon.Scalar, i, pos int, first uint64, ove
 	return i, first, over
 }
 
-// internAll interns the scalars of ss (at most batch of them) in order,
-// giving each new value the next id, and counts each element in counter w
-// (0 or 1) of its value's slot. When ids is not nil, ids[i] is set to the
-// id of ss[i]. When pos is not negative, a new value's id is instead the
-// index of its element, pos+i (see countFirst). seen is how many elements
-// the check has interned so far. The results are masks and a count over
-// the batch:
+// internKeys interns the first n keys of ix.kb (through hashAll) in
+// order, giving each new value the next id, counts each element in counter
+// w (0 or 1) of its value's slot, and sets ids[i] to the id of key i. The
+// results are masks over the batch:
 //
-//   - bit i of fresh: ss[i] was new to the index;
-//   - bit i of first: ss[i] was the first element of its value counted in
-//     w (its counter w was 0 before it);
-//   - over: how many elements found their value's counter w already at
-//     least its other counter, before counting themselves.
+//   - bit i of fresh: key i was new to the index;
+//   - bit i of first: key i was the first element of its value counted in
+//     w (its counter w was 0 before it).
 //
 // So a caller sees what it needs of every element, the new values and the
-// limits' counts, without a pass of its own over the slots.
-func (ix *index) internAll(ss []canon.Scalar, w int, ids []int32, pos, seen int) (fresh, first uint64, over int) {
-	ix.scalarKeys(ss)
-	ix.hashAll(len(ss), seen)
-	return ix.internKeys(len(ss), w, ids, pos)
-}
-
-// internKeys is internAll for the first n keys of ix.kb, through hashAll.
-func (ix *index) internKeys(n int, w int, ids []int32, pos int) (fresh, first uint64, over int) {
+// distinct values' count, without a pass of its own over the slots.
+func (ix *index) internKeys(n int, w int, ids []int32) (fresh, first uint64) {
 	if len(ix.slots) < touchSlotsMin {
-		return ix.internKeysTo(0, n, w, ids, pos, 0, 0, 0)
+		return ix.internKeysTo(0, n, w, ids, 0, 0)
 	}
 	for c := 0; c < n; c += chunk {
 		e := min(c+chunk, n)
 		ix.touchSlots(e, min(e+chunk, n))
-		fresh, first, over = ix.internKeysTo(c, e, w, ids, pos, fresh, first, over)
+		fresh, first = ix.internKeysTo(c, e, w, ids, fresh, first)
 	}
-	return fresh, first, over
+	return fresh, first
 }
 
 // internKeysTo is internKeys for the keys i0, ..., e-1, its results so far
 // given.
-func (ix *index) internKeysTo(i0, e int, w int, ids []int32, pos int, fresh, first uint64, over int) (uint64, uint64, int) {
+func (ix *index) internKeysTo(i0, e int, w int, ids []int32, fresh, first uint64) (uint64, uint64) {
 	kb := ix.kb.k[:e]
+	ids = ids[:e]
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
 	g := ix.g
@@ -876,22 +869,14 @@ func (ix *index) internKeysTo(i0, e int, w int, ids []int32, pos int, fresh, fir
 			}
 		}
 		if isNew {
-			if pos >= 0 {
-				sl.id = int32(pos + i)
-			}
 			fresh |= 1 << (i & 63)
 		}
-		n := sl.n[w]
-		first |= uint64((uint32(n)-1)>>31) << (i & 63) // n == 0, without a branch: it varies at random
-		if n >= sl.n[1-w] {
-			over++
-		}
-		sl.n[w] = n + 1
-		if ids != nil {
-			ids[i] = sl.id
-		}
+		c := sl.n[w]
+		first |= uint64((uint32(c)-1)>>31) << (i & 63) // c == 0, without a branch: it varies at random
+		sl.n[w] = c + 1
+		ids[i] = sl.id
 	}
-	return fresh, first, over
+	return fresh, first
 }
 
 // zero sets counter w of every value to 0.
@@ -1071,33 +1056,36 @@ func shortWord(s string) uint64 {
 // i0+n-1 of a, with keys' errors: where the table is small, an element the
 // reader's tape keys by itself in a few instructions (see elemKeys: a
 // number it read, a string of 4 to 8 bytes of printable ASCII without an
-// escape, null, true, false) goes from its Elem to its probe in registers
-// (countFirstElemRun), and any other goes through keys alone.
-func (ix *index) countFirstElems(a *Array, i0, n int) (fresh uint64, err error) {
+// escape, null, true, false) goes from its Elem to its probe without its
+// key stored in ix.kb and loaded back (countFirstElemRun: elemWord, too
+// large to inline, is its one call per element), and any other goes
+// through keys alone.
+func (ix *index) countFirstElems(a *Array, i0, n int) error {
 	if (ix.used+n)*maxLoadDen > len(ix.slots)*maxLoadNum {
 		ix.grow(n, i0)
 	}
 	if len(ix.slots) >= touchSlotsMin {
 		if err := a.keys(ix, i0, n, i0); err != nil {
-			return 0, err
+			return err
 		}
-		return ix.countFirst(n, i0), nil
+		ix.countFirst(n, i0)
+		return nil
 	}
 	es := a.Elems[i0 : i0+n]
 	for j := 0; ; j++ {
-		if j, fresh = ix.countFirstElemRun(es, j, i0, fresh); j == n {
-			return fresh, nil
+		if j = ix.countFirstElemRun(es, j, i0); j == n {
+			return nil
 		}
 		if err := a.keys(ix, i0+j, 1, i0+j); err != nil {
-			return 0, err
+			return err
 		}
-		fresh |= ix.countFirstTo(0, 1, i0+j, 0) << (j & 63)
+		ix.countFirstTo(0, 1, i0+j)
 	}
 }
 
 // countFirstElemRun is countFirstElems' loop from element j up to the first
 // element it does not key itself, as countFirstRun.
-func (ix *index) countFirstElemRun(es []jsontape.Elem, j, base int, fresh uint64) (int, uint64) {
+func (ix *index) countFirstElemRun(es []jsontape.Elem, j, base int) int {
 	slots := ix.slots
 	mask := uint64(len(slots) - 1)
 	g := ix.g
@@ -1117,13 +1105,12 @@ func (ix *index) countFirstElemRun(es []jsontape.Elem, j, base int, fresh uint64
 				*sl = slot{a: a, tag: tag | g, id: int32(base + j)}
 				ix.n++
 				ix.used++
-				fresh |= 1 << (j & 63)
 				break
 			}
 		}
 		sl.n[0]++
 	}
-	return j, fresh
+	return j
 }
 
 // countSecondElems is countFirstElems for the claim of an equality check,

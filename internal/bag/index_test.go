@@ -72,9 +72,20 @@ func checkAgainstModelIn(t *testing.T, ix *index, xs []canon.Scalar) {
 	}
 }
 
+// internAll interns the scalars of ss (at most batch of them) as the
+// engine interns a batch of keys (internKeys), seen elements before them,
+// and returns which were new.
+func (ix *index) internAll(ss []canon.Scalar, w, seen int) (fresh uint64) {
+	ix.scalarKeys(ss)
+	ix.hashAll(len(ss), seen)
+	var ids [batch]int32
+	fresh, _ = ix.internKeys(len(ss), w, ids[:])
+	return fresh
+}
+
 // internOne interns s alone, as a batch of one.
 func internOne(ix *index, s canon.Scalar) (*slot, bool) {
-	fresh, _, _ := ix.internAll([]canon.Scalar{s}, 0, nil, -1, 0)
+	fresh := ix.internAll([]canon.Scalar{s}, 0, 0)
 	return ix.lookup(&s), fresh != 0
 }
 
@@ -271,7 +282,7 @@ func BenchmarkIntern(b *testing.B) {
 					if i == sample && len(xs) > 2*sample {
 						ix.reserve(len(xs), 1<<20)
 					}
-					ix.internAll(xs[i:min(i+batch, len(xs))], i/n%2, nil, -1, i)
+					ix.internAll(xs[i:min(i+batch, len(xs))], i/n%2, i)
 				}
 				ix.release()
 			}
@@ -306,12 +317,28 @@ func TestReleaseForgetsTheInput(t *testing.T) {
 				}
 			}
 			ix.release()
-			for k := range batch {
-				if ix.buf[k] != (canon.Scalar{}) || ix.kb.long[k] != "" {
-					t.Fatalf("n=%d: position %d still holds %q / %q", n, k, ix.buf[k].Str(), ix.kb.long[k])
-				}
-			}
+			forgot(t, ix, n)
 		}
+		// Equality's own path over []canon.Scalar, which keys them in place.
+		ix := newIndex(n)
+		for i := 0; i < n; i += batch {
+			ix.countFirstScalars(scalars[i:min(i+batch, n)], i)
+		}
+		ix.release()
+		forgot(t, ix, n)
+	}
+}
+
+// forgot fails t if a released index still holds a string of the input.
+func forgot(t *testing.T, ix *index, n int) {
+	t.Helper()
+	for k := range batch {
+		if ix.buf[k] != (canon.Scalar{}) || ix.kb.long[k] != "" {
+			t.Fatalf("n=%d: position %d still holds %q / %q", n, k, ix.buf[k].Str(), ix.kb.long[k])
+		}
+	}
+	if len(ix.longs) != 0 {
+		t.Fatalf("n=%d: %d long strings kept", n, len(ix.longs))
 	}
 }
 
@@ -337,6 +364,7 @@ func TestGenerationsForgetEarlierChecks(t *testing.T) {
 		{"a small check after a large one, then a large one again", []int{3000, 10, 3000, 40}, 0},
 		{"the generation count wraps between the checks", []int{500, 500, 500, 500, 500}, math.MaxUint32&^tagMask - 2*(tagMask+1)},
 		{"the count wraps while a table grows in place", []int{2000, 50, 2000, 2000}, math.MaxUint32&^tagMask - 3*(tagMask+1)},
+		{"the count wraps while a table grows in place, within its capacity", []int{2000, 50, 200, 200}, math.MaxUint32&^tagMask - 3*(tagMask+1)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.reason, func(t *testing.T) {
