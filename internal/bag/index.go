@@ -676,9 +676,11 @@ func (ix *index) countFirstRun(ss []canon.Scalar, i, base int) int {
 	return i
 }
 
-// countSecond is internKeys for the second array of an equality check
-// (counter 1, no ids, a new value's id its position pos+i), without the
-// tests internKeys makes for its other callers.
+// countSecond interns the first n keys of ix.kb (through hashAll), a
+// batch of the claim of an equality check, and counts each in counter 1 of
+// its value's slot; a new value's id is pos+i (see Equality). Bit i of first is set when key i was the first of its value in
+// the claim; over counts the elements that found their value's count in
+// the claim already at its count in the source.
 func (ix *index) countSecond(n, pos int) (first uint64, over int) {
 	if len(ix.slots) < touchSlotsMin {
 		return ix.countSecondTo(0, n, pos, 0, 0)
