@@ -78,7 +78,7 @@ func BenchmarkCheckDifference(b *testing.B) {
 // the number of allocations of a check must not grow with the number of
 // items (memory per item is the id arrays, allocated once).
 func TestAllocsDoNotGrowWithItems(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testutil.RaceEnabled {
 		// Under -race sync.Pool drops pooled tables at random, so a
 		// check allocates one now and then, whatever its size.
 		t.Skip("allocation counts in -short mode, or with sync.Pool dropping items under -race")
@@ -134,7 +134,7 @@ func TestAllocsDoNotGrowWithItems(t *testing.T) {
 // check over the slice types the engine keys itself allocates nothing:
 // no closure or boxed slice per array, no tally, its table from the pool.
 func TestValidEqualityAllocatesNothing(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testutil.RaceEnabled {
 		t.Skip("allocation counts in -short mode, or with sync.Pool dropping items under -race")
 	}
 	const n = 10_000

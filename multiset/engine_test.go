@@ -446,7 +446,7 @@ func TestLargeChecksReuseTheirTables(t *testing.T) {
 	src, claim := bag(100_000) // 48271 and 10^5 are coprime: a permutation
 	check(t, src, claim)       // warms the pool: the table,
 	check(t, src, claim)       // and the spare copy it grows through
-	if got := allocated(false, func() { check(t, src, claim) }); got > 64<<10 && !raceEnabled {
+	if got := allocated(false, func() { check(t, src, claim) }); got > 64<<10 && !testutil.RaceEnabled {
 		t.Errorf("a check of 10^5 items in steady state allocated %d bytes", got)
 	}
 	src, claim = bag(1_000_000)

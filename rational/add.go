@@ -3,8 +3,9 @@ package rational
 import "math/bits"
 
 // Addition and subtraction, one function per tier: add64 on words, add128
-// on double words, addBig on apd.BigInt. With both operands reduced, every tier reduces the
-// sum by Henrici's method: for g = gcd(dx, dy) and
+// on double words, addBig on apd.BigInt, and addLazy, which the evaluator
+// runs in addBig's place. With both operands reduced, every tier but
+// addLazy reduces the sum by Henrici's method: for g = gcd(dx, dy) and
 // t = nx*(dy/g) ± ny*(dx/g), the sum is (t/g2) / ((dx/g)*(dy/g2)) with
 // g2 = gcd(t, g), already in lowest terms; the GCDs run on the operands'
 // size, not the product's.
@@ -176,4 +177,56 @@ func addBig(z, x, y *Rat, sub bool, s *scratch) {
 		s.d.Mul(dxg, &s.q)
 	}
 	finish(z, s)
+}
+
+// addLazy sets z to x + y, or x - y when sub is set, without reducing it:
+// (nx*dy ± ny*dx)/(dx*dy), or (nx ± ny)/d over a common denominator d. It
+// reports whether z may be out of lowest terms (a zero or integral result
+// never is), and needs neither operand in lowest terms. z may be x (not
+// y), on addBig's terms.
+//
+// A sum whose denominators share little (1/k added to a partial harmonic
+// sum, for each k) spends most of Henrici's method on GCDs and exact
+// divisions that remove nothing; one reduction when the parts reach the
+// digit limit, or at the end, costs less than one per operation.
+func addLazy(z, x, y *Rat, sub bool, s *scratch) bool {
+	dx, dy := x.denom(), y.denom()
+	if dx.Cmp(dy) == 0 {
+		if sub {
+			s.n.Sub(&x.num, &y.num)
+		} else {
+			s.n.Add(&x.num, &y.num)
+		}
+		s.d.Set(dx)
+	} else {
+		s.d.Mul(&x.num, dy)
+		s.s.Mul(&y.num, dx)
+		if sub {
+			s.n.Sub(&s.d, &s.s)
+		} else {
+			s.n.Add(&s.d, &s.s)
+		}
+		s.d.Mul(dx, dy)
+	}
+	if s.n.Sign() == 0 {
+		*z = Rat{}
+		return false
+	}
+	finish(z, s)
+	return z.den.Sign() != 0
+}
+
+// reduce puts x in lowest terms; x's heap storage, if any, must be used by
+// nothing else, on finish's terms.
+func reduce(x *Rat, s *scratch) {
+	if x.den.Sign() == 0 {
+		return
+	}
+	gcd(&s.g, &x.num, &x.den)
+	if isOne(&s.g) {
+		return
+	}
+	quoExact(&s.n, &x.num, &s.g, s)
+	quoExact(&s.d, &x.den, &s.g, s)
+	finish(x, s)
 }

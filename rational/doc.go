@@ -44,9 +44,9 @@
 //
 // # Guarantees
 //
-// Exactness: arithmetic is exact over the rationals ([Rat]); every value is
-// kept in lowest terms and written in canonical form: "0", "n", "-n", "n/d"
-// or "-n/d" with gcd(n, d) = 1 and d > 1. Differences are exact and never
+// Exactness: arithmetic is exact over the rationals; every [Rat] is in
+// lowest terms and written in canonical form: "0", "n", "-n", "n/d" or
+// "-n/d" with gcd(n, d) = 1 and d > 1. Differences are exact and never
 // capped.
 //
 // Determinism: the answer depends on the input and the limits only; the JSON

@@ -189,7 +189,13 @@ func (m *machine) run() (Rat, *zeroDivision, *claimcheck.Error) {
 	case m.evalErr != nil:
 		return Rat{}, nil, m.evalErr
 	}
-	if top := m.at(0); top.small {
+	top := m.at(0)
+	if top.lazy {
+		reduce(&m.ws.scratch.rats[0], &m.ws.scratch)
+		top.lazy = false
+		m.settle(top, &m.ws.scratch.rats[0])
+	}
+	if top.small {
 		return rat128(top.n, top.neg, top.d), nil, nil
 	}
 	return m.ws.scratch.rats[0], nil, nil
@@ -697,6 +703,10 @@ func (m *machine) applyWords(op opcode, pos, divStart, divEnd int32) {
 func (m *machine) applyBig(op opcode, pos int32, i int, x, y *slot) {
 	rats := m.rats(i + 2)
 	xr, yr := &rats[i], &rats[i+1]
+	// y leaves the stack: the next operand pushed there must not find the
+	// flag (pushInt sets only what a small value needs).
+	yLazy := y.lazy
+	y.lazy = false
 	if op >= opMul && (x.small && x.n.isZero() || !x.small && xr.Sign() == 0 ||
 		y.small && y.n.isZero() || !y.small && yr.Sign() == 0) {
 		*x = slot{d: one128, small: m.words, owned: true}
@@ -709,25 +719,52 @@ func (m *machine) applyBig(op opcode, pos int32, i int, x, y *slot) {
 	if y.small {
 		*yr = rat128(y.n, y.neg, y.d)
 	}
+	s := &m.ws.scratch
+	if op >= opMul {
+		// mulBig's cross cancellation needs operands in lowest terms. A lazy
+		// operand's storage is its own: lazy values are only ever results.
+		if x.lazy {
+			reduce(xr, s)
+			x.lazy = false
+		}
+		if yLazy {
+			reduce(yr, s)
+		}
+	}
 	var z Rat
 	dst := xr
 	if !x.owned {
 		dst = &z // the zero Rat
 	}
-	s := &m.ws.scratch
-	switch op {
-	case opAdd, opSub:
-		addBig(dst, xr, yr, op == opSub, s)
-	default:
+	switch {
+	case op >= opMul:
 		mulBig(dst, xr, yr, op == opQuo, s)
+	case tiers&tierLazySum != 0:
+		x.lazy = addLazy(dst, xr, yr, op == opSub, s)
+	default:
+		addBig(dst, xr, yr, op == opSub, s)
 	}
 	*xr = *dst
 	x.owned = true
+	// The limit is on the reduced value, which a lazy sum within it is
+	// within too.
+	if x.lazy && ratOver(xr, m.maxDigits) {
+		reduce(xr, s)
+		x.lazy = false
+	}
 	if ratOver(xr, m.maxDigits) {
 		m.halted, m.inlTop = true, 0
 		m.evalErr = digitsError(pos, m.maxDigits)
 		return
 	}
+	if !x.lazy {
+		m.settle(x, xr)
+	}
+}
+
+// settle keeps x, whose value xr is in lowest terms, in words when it fits
+// them.
+func (m *machine) settle(x *slot, xr *Rat) {
 	if m.w128 {
 		if n, neg, d, ok := xr.parts128(); ok {
 			x.setSmall(n, neg, d)
@@ -810,12 +847,16 @@ var pow10u64 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // that the word tiers run without apd.BigInt; any other value is the Rat of
 // the same index in scratch.rats. owned reports that the heap storage of
 // that Rat, if any, belongs to this evaluation alone: a result can then be
-// computed into it once it is dead.
+// computed into it once it is dead. lazy reports that the Rat may be out
+// of lowest terms (a sum past the word tiers, see addLazy): it is reduced
+// before a product or quotient takes it, when its parts pass the digit
+// limit, and at the end; a lazy value is never small, and always owned.
 type slot struct {
 	n, d  u128
 	neg   bool
 	small bool
 	owned bool
+	lazy  bool
 }
 
 // setSmall makes s the small value n/d, negated when neg.

@@ -2,6 +2,7 @@ package rational
 
 import (
 	"math"
+	"math/big"
 	"math/bits"
 
 	"github.com/cockroachdb/apd/v3"
@@ -9,12 +10,12 @@ import (
 
 // The greatest common divisor, one function per tier: gcd128 on double
 // words (on gcd64, the binary GCD, once both fit one word), modWord then
-// gcd64 for a large number and a word, and apd.BigInt's for the rest.
+// gcd64 for a large number and a word, and Lehmer's algorithm (lehmer.go)
+// for the rest.
 
-// gcd sets z to gcd(|a|, |b|), gcd(0, b) = |b|. apd delegates GCD to
-// math/big, which allocates whatever the size, so the word tiers come first:
-// operands below 2^128, then an operand of one word against any other (one
-// remainder by the word, then the binary GCD).
+// gcd sets z to gcd(|a|, |b|), gcd(0, b) = |b|. The word tiers come first,
+// as they need no temporaries: operands below 2^128, then an operand of one
+// word against any other (one remainder by the word, then the binary GCD).
 func gcd(z, a, b *apd.BigInt) {
 	if tiers&tier128 != 0 {
 		if av, _, ok := parts128(a); ok {
@@ -34,7 +35,7 @@ func gcd(z, a, b *apd.BigInt) {
 			return
 		}
 	}
-	z.GCD(nil, nil, a, b)
+	gcdLehmer(z, a, b)
 }
 
 // gcd64 is the binary GCD; gcd64(0, b) = b.
@@ -47,6 +48,15 @@ func gcd64(a, b uint64) uint64 {
 	case a == 1 || b == 1:
 		// The loop would take a step per bit of the other operand.
 		return 1
+	}
+	a, b = max(a, b), min(a, b)
+	// The loop takes a step per bit by which a exceeds b; past a few bits,
+	// one hardware division is cheaper than those steps (sums over small
+	// denominators make such pairs at nearly every operation).
+	if a>>12 >= b {
+		if a %= b; a == 0 {
+			return b
+		}
 	}
 	shift := bits.TrailingZeros64(a | b)
 	a >>= bits.TrailingZeros64(a)
@@ -93,8 +103,10 @@ func gcd128(a, b u128) u128 {
 }
 
 // modWord returns |a| mod m for m > 0.
-func modWord(a *apd.BigInt, m uint64) uint64 {
-	w := a.Bits()
+func modWord(a *apd.BigInt, m uint64) uint64 { return modBits(a.Bits(), m) }
+
+// modBits returns the number whose little-endian words are w, mod m > 0.
+func modBits(w []big.Word, m uint64) uint64 {
 	var r uint64
 	for i := len(w) - 1; i >= 0; i-- {
 		// r*2^UintSize + w[i] as a 128-bit dividend, whose high word is

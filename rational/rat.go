@@ -77,9 +77,13 @@ func (x *Rat) neg() Rat {
 // Arithmetic runs on three tiers: numerators and denominators below 2^64 on
 // words, below 2^128 on double words (apd.BigInt stores those inline, so
 // neither tier allocates), and apd.BigInt for the rest, whose GCDs have a
-// path of their own for an operand of one word. Each operation (add.go,
-// mul.go, gcd.go) is written once per tier, all in one file; a tier reports
-// a result that does not fit it, and the next tier computes it. The
+// path of their own for an operand of one word and run Lehmer's algorithm
+// on pooled temporaries past it (lehmer.go). Past the word tiers the
+// evaluator leaves sums out of lowest terms (addLazy), reducing them only
+// where the digit limit or a product needs it and at the end. Each
+// operation (add.go, mul.go, gcd.go) is written once per tier, all in one
+// file; a tier reports a result that does not fit it, and the next tier
+// computes it. The
 // evaluator (machine.apply, applyWords, applyBig in expr.go) keeps values
 // of the word tiers, literals included, in words on its stack and calls
 // their arithmetic (addW, add128W, mulW, mul128W) directly, building an
@@ -92,12 +96,13 @@ const (
 	tier64      tierSet = 1 << iota // add64, mul64
 	tier128                         // add128, mul128, gcd128
 	tierGCDWord                     // gcd of a large number and a word
+	tierLazySum                     // sums past the word tiers left unreduced (machine.applyBig)
 )
 
 // tiers are the paths in use before apd.BigInt's. It is a variable only so
 // that the tests can check each path alone and BenchmarkTiers can measure
 // it against the others; the package never changes it.
-var tiers = tier64 | tier128 | tierGCDWord
+var tiers = tier64 | tier128 | tierGCDWord | tierLazySum
 
 // parts returns |b| as a uint64 and b's sign when |b| < 2^64.
 func parts(b *apd.BigInt) (v uint64, neg bool, ok bool) {
@@ -186,15 +191,26 @@ func isOne(b *apd.BigInt) bool {
 // and that storage is what the scratch keeps.
 type scratch struct {
 	g, g2, p, q, r, s, n, d apd.BigInt
+	rHeap                   bool // r is on the heap (quoExact)
 
 	// The Rats of the evaluation stack's operands (see machine), reused
 	// across evaluations.
 	rats []Rat
 }
 
-// quoExact sets z to x/y, using s.r for the remainder (math/big's Quo
-// allocates one for divisors of more than one word).
+// quoExact sets z to x/y, which is exact, using s.r for the remainder
+// (math/big's Quo allocates one for divisors of more than one word).
 func quoExact(z, x, y *apd.BigInt, s *scratch) {
+	if !s.rHeap && len(y.Bits()) > 1 {
+		// The remainder of an exact division is 0, which apd stores inline,
+		// dropping the words math/big made for it, unless the BigInt is on
+		// the heap already: once there it stays, and so do its words.
+		// (apd's word-sized setters store inline: Sub of a value past a
+		// word from itself keeps the heap.)
+		s.r.Lsh(bigOne, 3*64)
+		s.r.Sub(&s.r, &s.r)
+		s.rHeap = true
+	}
 	z.QuoRem(x, y, &s.r)
 }
 

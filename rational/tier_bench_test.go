@@ -7,16 +7,17 @@ import (
 	"time"
 )
 
-// tierSets are the combinations of word tiers the tests and benchmarks try;
+// tierSets are the combinations of tiers the tests and benchmarks try;
 // the first is the package's.
 var tierSets = []struct {
 	name string
 	set  tierSet
 }{
-	{"all", tier64 | tier128 | tierGCDWord},
-	{"no64", tier128 | tierGCDWord},
-	{"no128", tier64 | tierGCDWord},
-	{"noGCDWord", tier64 | tier128},
+	{"all", tier64 | tier128 | tierGCDWord | tierLazySum},
+	{"no64", tier128 | tierGCDWord | tierLazySum},
+	{"no128", tier64 | tierGCDWord | tierLazySum},
+	{"noGCDWord", tier64 | tier128 | tierLazySum},
+	{"noLazySum", tier64 | tier128 | tierGCDWord},
 	{"none", 0},
 }
 
