@@ -145,7 +145,7 @@ func add128W(nx u128, negx bool, dx, ny u128, negy bool, dy u128) (n u128, neg b
 // used by nothing else, as it is overwritten or handed to s.
 func addBig(z, x, y *Rat, sub bool, s *scratch) {
 	dx, dy := x.denom(), y.denom()
-	gcd(&s.g, dx, dy)
+	gcd(&s.g, dx, dy, s)
 	gOne := isOne(&s.g)
 	dxg, dyg := dx, dy
 	if !gOne {
@@ -166,7 +166,7 @@ func addBig(z, x, y *Rat, sub bool, s *scratch) {
 		return
 	}
 	if !gOne {
-		gcd(&s.g2, &s.n, &s.g)
+		gcd(&s.g2, &s.n, &s.g, s)
 	}
 	if gOne || isOne(&s.g2) {
 		s.d.Mul(dxg, dy)
@@ -222,7 +222,7 @@ func reduce(x *Rat, s *scratch) {
 	if x.den.Sign() == 0 {
 		return
 	}
-	gcd(&s.g, &x.num, &x.den)
+	gcd(&s.g, &x.num, &x.den, s)
 	if isOne(&s.g) {
 		return
 	}

@@ -259,7 +259,7 @@ func claimValue(s string, c rattext.ClaimSpans) (Rat, bool) {
 	// big parts) is not needed.
 	d := literal(s[denStart:])
 	var g apd.BigInt
-	gcd(&g, &n.num, &d.num)
+	gcd(&g, &n.num, &d.num, nil)
 	if !isOne(&g) {
 		return mul(&n, &d, true), false
 	}

@@ -16,26 +16,50 @@ import (
 // gcd sets z to gcd(|a|, |b|), gcd(0, b) = |b|. The word tiers come first,
 // as they need no temporaries: operands below 2^128, then an operand of one
 // word against any other (one remainder by the word, then the binary GCD).
-func gcd(z, a, b *apd.BigInt) {
+// s, if not nil, is the scratch z belongs to (see keepSet).
+func gcd(z, a, b *apd.BigInt, s *scratch) {
 	if tiers&tier128 != 0 {
 		if av, _, ok := parts128(a); ok {
 			if bv, _, ok := parts128(b); ok {
-				setU128(z, gcd128(av, bv), false)
+				keepSet(z, gcd128(av, bv), s)
 				return
 			}
 		}
 	}
 	if tiers&tierGCDWord != 0 {
 		if w, _, ok := parts(a); ok && w != 0 {
-			z.SetUint64(gcd64(modWord(b, w), w))
+			keepSet(z, u128{0, gcd64(modWord(b, w), w)}, s)
 			return
 		}
 		if w, _, ok := parts(b); ok && w != 0 {
-			z.SetUint64(gcd64(modWord(a, w), w))
+			keepSet(z, u128{0, gcd64(modWord(a, w), w)}, s)
 			return
 		}
 	}
 	gcdLehmer(z, a, b)
+}
+
+// keepSet sets z to v. A z of the scratch s keeps its heap storage, if it
+// has some: apd's word setters move a value inline and drop the storage,
+// which the next GCD past the word tiers into z (s.g or s.g2) would
+// allocate again.
+func keepSet(z *apd.BigInt, v u128, s *scratch) {
+	if s == nil || z.Size() == inlineSize {
+		setU128(z, v, false)
+		return
+	}
+	w := &s.word
+	n := 128 / bits.UintSize
+	if n == 2 {
+		w[0], w[1] = big.Word(v.lo), big.Word(v.hi)
+	} else {
+		w[0], w[1], w[2], w[3] = big.Word(v.lo), big.Word(v.lo>>32), big.Word(v.hi), big.Word(v.hi>>32)
+	}
+	for n > 0 && w[n-1] == 0 {
+		n--
+	}
+	s.wordInt.SetBits(w[:n])
+	z.SetMathBigInt(&s.wordInt)
 }
 
 // gcd64 is the binary GCD; gcd64(0, b) = b.

@@ -90,14 +90,16 @@ func TestGCDIsMathBigGCD(t *testing.T) {
 	for _, ts := range tierSets {
 		withTiers(ts.set, func() {
 			var z, x, y apd.BigInt
+			var s scratch // its g: a result of every size into one BigInt
 			for _, p := range pairs {
 				x.SetMathBigInt(p.a)
 				y.SetMathBigInt(p.b)
 				want := new(big.Int).GCD(nil, nil, new(big.Int).Abs(p.a), new(big.Int).Abs(p.b))
 				for _, o := range [][2]*apd.BigInt{{&x, &y}, {&y, &x}} {
-					gcd(&z, o[0], o[1])
-					if z.MathBigInt().Cmp(want) != 0 {
-						t.Fatalf("tiers=%s, %s: gcd(%v, %v) = %v, want %v", ts.name, p.why, o[0], o[1], &z, want)
+					gcd(&z, o[0], o[1], nil)
+					gcd(&s.g, o[0], o[1], &s)
+					if z.MathBigInt().Cmp(want) != 0 || s.g.MathBigInt().Cmp(want) != 0 {
+						t.Fatalf("tiers=%s, %s: gcd(%v, %v) = %v, %v, want %v", ts.name, p.why, o[0], o[1], &z, &s.g, want)
 					}
 				}
 			}
@@ -113,7 +115,7 @@ func TestGCDKeepsItsOperands(t *testing.T) {
 	var x, y, z apd.BigInt
 	x.SetMathBigInt(a)
 	y.SetMathBigInt(b)
-	gcd(&z, &x, &y)
+	gcd(&z, &x, &y, nil)
 	z.Add(&z, &z)
 	if x.MathBigInt().Cmp(a) != 0 || y.MathBigInt().Cmp(b) != 0 {
 		t.Fatalf("operands changed: %v, %v", &x, &y)
@@ -152,7 +154,7 @@ func TestBigPathsAllocateNothing(t *testing.T) {
 	x, _ := new(big.Int).SetString("1446663627952035116022151804310413144771112345678901234567890", 10)
 	y, _ := new(big.Int).SetString("2788815009188499086581352357412492142272098765432109876543210", 10)
 	g := new(big.Int).GCD(nil, nil, x, y)
-	g.Mul(g, new(big.Int).Lsh(big.NewInt(1), 100)) // a divisor of several words
+	g.Mul(g, new(big.Int).Lsh(big.NewInt(3), 200)) // a divisor of several words, past 2^128
 	var ax, ay, ag, z apd.BigInt
 	ax.SetMathBigInt(x)
 	ay.SetMathBigInt(y)
@@ -160,11 +162,15 @@ func TestBigPathsAllocateNothing(t *testing.T) {
 	var p apd.BigInt
 	p.Mul(&ax, &ag) // divisible by g
 	var s scratch
+	var six apd.BigInt
+	six.SetInt64(6)
 	for _, c := range []struct {
 		name string
 		f    func()
 	}{
-		{"gcd", func() { gcd(&z, &ax, &ay) }},
+		{"gcd", func() { gcd(&z, &ax, &ay, nil) }},
+		// keepSet: the word result does not cost g its heap storage.
+		{"gcd of words, then past them, into the scratch", func() { gcd(&s.g, &ax, &six, &s); gcd(&s.g, &p, &ag, &s) }},
 		{"quoExact", func() { quoExact(&s.n, &p, &ag, &s) }},
 	} {
 		c.f()

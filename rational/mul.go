@@ -109,8 +109,8 @@ func mulBig(z, x, y *Rat, quo bool, s *scratch) {
 	if quo {
 		ny, dy = dy, ny
 	}
-	gcd(&s.g, nx, dy)
-	gcd(&s.g2, ny, dx)
+	gcd(&s.g, nx, dy, s)
+	gcd(&s.g2, ny, dx, s)
 	a, b, c, d := nx, ny, dx, dy
 	if !isOne(&s.g) {
 		quoExact(&s.p, nx, &s.g, s)

@@ -192,6 +192,8 @@ func isOne(b *apd.BigInt) bool {
 type scratch struct {
 	g, g2, p, q, r, s, n, d apd.BigInt
 	rHeap                   bool // r is on the heap (quoExact)
+	word                    [4]big.Word
+	wordInt                 big.Int // keepSet's, on word
 
 	// The Rats of the evaluation stack's operands (see machine), reused
 	// across evaluations.
