@@ -53,7 +53,15 @@ func add64(x, y *Rat, sub bool) (Rat, bool) {
 // negated when neg (n = 0 gives d = 1 and neg false); ok is false when an
 // intermediate or the result does not fit a word.
 func addW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64) (n uint64, neg bool, d uint64, ok bool) {
-	g := gcd64(dx, dy)
+	// A sum's denominator against the next small one (a partial harmonic
+	// sum and k), and t below against g, can differ by most of a word:
+	// past 12 bits one division costs less than gcd64's steps.
+	var g uint64
+	if dx>>12 >= dy {
+		g = gcd64(dx%dy, dy)
+	} else {
+		g = gcd64(dx, dy)
+	}
 	dxg, dyg := dx, dy
 	if g != 1 {
 		dxg, dyg = quo64(dx, g), quo64(dy, g)
@@ -81,7 +89,11 @@ func addW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64) (n uint64, 
 		return 0, false, 1, true
 	}
 	if g != 1 {
-		if g2 := gcd64(t, g); g2 != 1 {
+		g2 := t
+		if t>>12 >= g {
+			g2 %= g
+		}
+		if g2 = gcd64(g2, g); g2 != 1 {
 			t, dy = quo64(t, g2), quo64(dy, g2)
 		}
 	}
@@ -181,9 +193,9 @@ func addBig(z, x, y *Rat, sub bool, s *scratch) {
 
 // addLazy sets z to x + y, or x - y when sub is set, without reducing it:
 // (nx*dy ± ny*dx)/(dx*dy), or (nx ± ny)/d over a common denominator d. It
-// reports whether z may be out of lowest terms (a zero or integral result
-// never is), and needs neither operand in lowest terms. z may be x (not
-// y), on addBig's terms.
+// reports whether z may be out of lowest terms (false only for 0 and a
+// denominator of 1), and needs neither operand in lowest terms. z may be x
+// (not y), on addBig's terms.
 //
 // A sum whose denominators share little (1/k added to a partial harmonic
 // sum, for each k) spends most of Henrici's method on GCDs and exact

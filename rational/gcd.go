@@ -62,7 +62,10 @@ func keepSet(z *apd.BigInt, v u128, s *scratch) {
 	z.SetMathBigInt(&s.wordInt)
 }
 
-// gcd64 is the binary GCD; gcd64(0, b) = b.
+// gcd64 is the binary GCD; gcd64(0, b) = b. Its loop takes a step per bit
+// by which one operand exceeds the other: where that can be many bits, a
+// caller takes one hardware division first (see addW). gcd64 stays small
+// enough to be inlined.
 func gcd64(a, b uint64) uint64 {
 	switch {
 	case a == 0:
@@ -72,15 +75,6 @@ func gcd64(a, b uint64) uint64 {
 	case a == 1 || b == 1:
 		// The loop would take a step per bit of the other operand.
 		return 1
-	}
-	a, b = max(a, b), min(a, b)
-	// The loop takes a step per bit by which a exceeds b; past a few bits,
-	// one hardware division is cheaper than those steps (sums over small
-	// denominators make such pairs at nearly every operation).
-	if a>>12 >= b {
-		if a %= b; a == 0 {
-			return b
-		}
 	}
 	shift := bits.TrailingZeros64(a | b)
 	a >>= bits.TrailingZeros64(a)
@@ -105,7 +99,13 @@ func quo64(a, b uint64) uint64 {
 func gcd128(a, b u128) u128 {
 	for {
 		if a.hi == 0 && b.hi == 0 {
-			return u128{0, gcd64(a.lo, b.lo)}
+			// As in addW: one division first where the two differ by more
+			// than 12 bits.
+			x, y := max(a.lo, b.lo), min(a.lo, b.lo)
+			if y != 0 && x>>12 >= y {
+				x %= y
+			}
+			return u128{0, gcd64(x, y)}
 		}
 		switch {
 		case a.isZero():

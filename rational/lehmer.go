@@ -35,9 +35,10 @@ var lehmers = sync.Pool{New: func() any {
 	return l
 }}
 
-// maxLehmerWords bounds the temporaries the pool keeps: twice the words of
-// the default digit limit's values.
-const maxLehmerWords = 2 * (500*log2TenAbove/10000/bits.UintSize + 1)
+// maxLehmerWords bounds the temporaries the pool keeps: room for the GCD of
+// two products of values at the default digit limit (the parts of a lazy
+// sum before it is reduced, see addLazy), math/big's spare words included.
+const maxLehmerWords = 4 * (500*log2TenAbove/10000/bits.UintSize + 1)
 
 func (l *lehmer) release() {
 	for i := range l.ints {

@@ -162,8 +162,14 @@ func TestBigPathsAllocateNothing(t *testing.T) {
 	var p apd.BigInt
 	p.Mul(&ax, &ag) // divisible by g
 	var s scratch
-	var six apd.BigInt
+	var six, three, bigA, bigB apd.BigInt
 	six.SetInt64(6)
+	three.SetInt64(3)
+	// Operands of a lazy sum's reduction at the default digit limit: two
+	// products of values of about 500 digits.
+	a1000, b1000 := new(big.Int).Exp(big.NewInt(7), big.NewInt(1180), nil), new(big.Int).Exp(big.NewInt(11), big.NewInt(955), nil)
+	bigA.SetMathBigInt(a1000.Mul(a1000, big.NewInt(6)))
+	bigB.SetMathBigInt(b1000.Mul(b1000, big.NewInt(10)))
 	for _, c := range []struct {
 		name string
 		f    func()
@@ -172,6 +178,10 @@ func TestBigPathsAllocateNothing(t *testing.T) {
 		// keepSet: the word result does not cost g its heap storage.
 		{"gcd of words, then past them, into the scratch", func() { gcd(&s.g, &ax, &six, &s); gcd(&s.g, &p, &ag, &s) }},
 		{"quoExact", func() { quoExact(&s.n, &p, &ag, &s) }},
+		// apd's QuoRem of two words moves its remainder inline: the small
+		// division must not cost the large one its remainder's storage.
+		{"quoExact of words, then past them", func() { quoExact(&s.q, &six, &three, &s); quoExact(&s.n, &p, &ag, &s) }},
+		{"gcd of two 1,000-digit products", func() { gcd(&z, &bigA, &bigB, nil) }},
 	} {
 		c.f()
 		if n := testing.AllocsPerRun(100, c.f); n != 0 {

@@ -191,7 +191,6 @@ func isOne(b *apd.BigInt) bool {
 // and that storage is what the scratch keeps.
 type scratch struct {
 	g, g2, p, q, r, s, n, d apd.BigInt
-	rHeap                   bool // r is on the heap (quoExact)
 	word                    [4]big.Word
 	wordInt                 big.Int // keepSet's, on word
 
@@ -200,18 +199,23 @@ type scratch struct {
 	rats []Rat
 }
 
-// quoExact sets z to x/y, which is exact, using s.r for the remainder
-// (math/big's Quo allocates one for divisors of more than one word).
+// quoExact sets z to x/y, which is exact. A divisor of one word leaves a
+// remainder of one word, which a BigInt of this frame holds inline; for a
+// larger one the remainder goes to s.r (math/big's Quo would allocate one).
 func quoExact(z, x, y *apd.BigInt, s *scratch) {
-	if !s.rHeap && len(y.Bits()) > 1 {
+	if len(y.Bits()) <= 1 {
+		var r apd.BigInt
+		z.QuoRem(x, y, &r)
+		return
+	}
+	if s.r.Size() == inlineSize {
 		// The remainder of an exact division is 0, which apd stores inline,
 		// dropping the words math/big made for it, unless the BigInt is on
-		// the heap already: once there it stays, and so do its words.
-		// (apd's word-sized setters store inline: Sub of a value past a
-		// word from itself keeps the heap.)
+		// the heap already: there it stays, and so do its words, unless one
+		// of apd's word-sized paths moves it inline (they all do; Sub of a
+		// value past a word from itself does not).
 		s.r.Lsh(bigOne, 3*64)
 		s.r.Sub(&s.r, &s.r)
-		s.rHeap = true
 	}
 	z.QuoRem(x, y, &s.r)
 }
