@@ -1,6 +1,7 @@
 package rational
 
 import (
+	"math/big"
 	"strconv"
 	"strings"
 	"testing"
@@ -46,7 +47,20 @@ var tierCases = []struct{ name, expr string }{
 	{"H10", harmonic(10)},
 	{"H60", harmonic(60)},
 	{"H100", harmonic(100)},
+	{"BigSum", bigSum()},
 	{"Digits500", digits500()},
+}
+
+// bigSum is 1/(1*F) + 1/(2*F) + ... + 1/(70*F) for a 41-digit F: a sum past
+// 128 bits whose denominators share F, within the default limits.
+func bigSum() string {
+	f := new(big.Int).Exp(big.NewInt(7), big.NewInt(48), nil).String()
+	var b strings.Builder
+	b.WriteString("1/(1*" + f + ")")
+	for k := 2; k <= 70; k++ {
+		b.WriteString(" + 1/(" + strconv.Itoa(k) + "*" + f + ")")
+	}
+	return b.String()
 }
 
 // small1024 is 1,024 tokens of one-digit integers and all four operators:
