@@ -1,6 +1,10 @@
 package rational
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/cockroachdb/apd/v3"
+)
 
 // Addition and subtraction, one function per tier: add64 on words, add128
 // on double words, addBig on apd.BigInt, and addLazy, which the evaluator
@@ -168,11 +172,7 @@ func addBig(z, x, y *Rat, sub bool, s *scratch) {
 	// t = nx*dyg ± ny*dxg, in s.n.
 	s.d.Mul(&x.num, dyg)
 	s.s.Mul(&y.num, dxg)
-	if sub {
-		s.n.Sub(&s.d, &s.s)
-	} else {
-		s.n.Add(&s.d, &s.s)
-	}
+	sumTo(&s.n, &s.d, &s.s, sub)
 	if s.n.Sign() == 0 {
 		*z = Rat{}
 		return
@@ -204,20 +204,12 @@ func addBig(z, x, y *Rat, sub bool, s *scratch) {
 func addLazy(z, x, y *Rat, sub bool, s *scratch) bool {
 	dx, dy := x.denom(), y.denom()
 	if dx.Cmp(dy) == 0 {
-		if sub {
-			s.n.Sub(&x.num, &y.num)
-		} else {
-			s.n.Add(&x.num, &y.num)
-		}
+		sumTo(&s.n, &x.num, &y.num, sub)
 		s.d.Set(dx)
 	} else {
 		s.d.Mul(&x.num, dy)
 		s.s.Mul(&y.num, dx)
-		if sub {
-			s.n.Sub(&s.d, &s.s)
-		} else {
-			s.n.Add(&s.d, &s.s)
-		}
+		sumTo(&s.n, &s.d, &s.s, sub)
 		s.d.Mul(dx, dy)
 	}
 	if s.n.Sign() == 0 {
@@ -241,4 +233,13 @@ func reduce(x *Rat, s *scratch) {
 	quoExact(&s.n, &x.num, &s.g, s)
 	quoExact(&s.d, &x.den, &s.g, s)
 	finish(x, s)
+}
+
+// sumTo sets z to x + y, or x - y when sub is set.
+func sumTo(z, x, y *apd.BigInt, sub bool) {
+	if sub {
+		z.Sub(x, y)
+	} else {
+		z.Add(x, y)
+	}
 }

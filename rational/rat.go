@@ -83,11 +83,10 @@ func (x *Rat) neg() Rat {
 // where the digit limit or a product needs it and at the end. Each
 // operation (add.go, mul.go, gcd.go) is written once per tier, all in one
 // file; a tier reports a result that does not fit it, and the next tier
-// computes it. The
-// evaluator (machine.apply, applyWords, applyBig in expr.go) keeps values
-// of the word tiers, literals included, in words on its stack and calls
-// their arithmetic (addW, add128W, mulW, mul128W) directly, building an
-// apd.BigInt only for a value past them.
+// computes it. The evaluator (machine.apply, applyWords, applyBig in
+// expr.go) keeps values of the word tiers, literals included, in words on
+// its stack and calls their arithmetic (addW, add128W, mulW, mul128W)
+// directly, building an apd.BigInt only for a value past them.
 // BenchmarkTiers measures what each path earns.
 
 type tierSet uint8
