@@ -58,14 +58,8 @@ func add64(x, y *Rat, sub bool) (Rat, bool) {
 // intermediate or the result does not fit a word.
 func addW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64) (n uint64, neg bool, d uint64, ok bool) {
 	// A sum's denominator against the next small one (a partial harmonic
-	// sum and k), and t below against g, can differ by most of a word:
-	// past 12 bits one division costs less than gcd64's steps.
-	var g uint64
-	if dx>>12 >= dy {
-		g = gcd64(dx%dy, dy)
-	} else {
-		g = gcd64(dx, dy)
-	}
+	// sum and k), and t below against g, can differ by most of a word.
+	g := gcd64(shrink(dx, dy), dy)
 	dxg, dyg := dx, dy
 	if g != 1 {
 		dxg, dyg = quo64(dx, g), quo64(dy, g)
@@ -93,11 +87,7 @@ func addW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64) (n uint64, 
 		return 0, false, 1, true
 	}
 	if g != 1 {
-		g2 := t
-		if t>>12 >= g {
-			g2 %= g
-		}
-		if g2 = gcd64(g2, g); g2 != 1 {
+		if g2 := gcd64(shrink(t, g), g); g2 != 1 {
 			t, dy = quo64(t, g2), quo64(dy, g2)
 		}
 	}

@@ -64,8 +64,19 @@ func keepSet(z *apd.BigInt, v u128, s *scratch) {
 
 // gcd64 is the binary GCD; gcd64(0, b) = b. Its loop takes a step per bit
 // by which one operand exceeds the other: where that can be many bits, a
-// caller takes one hardware division first (see addW). gcd64 stays small
+// caller takes one hardware division first (shrink). gcd64 stays small
 // enough to be inlined.
+
+// shrink returns a mod b, which has the same GCD with b as a, when a is 12
+// bits or more longer than b > 0, else a: past that, one division costs
+// less than gcd64's steps.
+func shrink(a, b uint64) uint64 {
+	if a>>12 >= b {
+		return a % b
+	}
+	return a
+}
+
 func gcd64(a, b uint64) uint64 {
 	switch {
 	case a == 0:
@@ -99,13 +110,10 @@ func quo64(a, b uint64) uint64 {
 func gcd128(a, b u128) u128 {
 	for {
 		if a.hi == 0 && b.hi == 0 {
-			// As in addW: one division first where the two differ by more
-			// than 12 bits.
-			x, y := max(a.lo, b.lo), min(a.lo, b.lo)
-			if y != 0 && x>>12 >= y {
-				x %= y
+			if x, y := max(a.lo, b.lo), min(a.lo, b.lo); y != 0 {
+				return u128{0, gcd64(shrink(x, y), y)}
 			}
-			return u128{0, gcd64(x, y)}
+			return u128{0, a.lo | b.lo}
 		}
 		switch {
 		case a.isZero():
