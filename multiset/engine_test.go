@@ -568,6 +568,76 @@ func elemsOf(t *testing.T, xs []any) []jsontape.Elem {
 	return d.ArrayElems(0)
 }
 
+// TestHugeAnyArraysMatchScalars: a []any of more than touchAnyItems
+// (2^18) elements also has each next batch's boxed values and string bytes
+// prefetched as it is keyed. Its verdicts, mismatches and residuals are
+// those of the same values given as []canon.Scalar, which
+// TestLargeTablesMatchModel holds to the model.
+func TestHugeAnyArraysMatchScalars(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	const n = 270000 // not a whole number of batches
+	source := make([]any, n)
+	for i := range source {
+		switch v := i * 7919 % n; i % 6 {
+		case 0:
+			source[i] = float64(v)
+		case 1:
+			source[i] = "s" + strconv.Itoa(v)
+		case 2:
+			source[i] = strings.Repeat("long", 5) + strconv.Itoa(v%5000)
+		case 3:
+			source[i] = [...]any{nil, true, false, ""}[v%4]
+		case 4:
+			source[i] = v // an int
+		default:
+			source[i] = float64(v) / 64
+		}
+	}
+	claim := slices.Clone(source)
+	for i := len(claim) - 1; i > 0; i-- {
+		j := (i*7919 + 12345) % (i + 1)
+		claim[i], claim[j] = claim[j], claim[i]
+	}
+	lim := multiset.Limits{MaxItems: n + 1, MaxDistinct: n + 1}
+	for _, tc := range []struct {
+		reason string
+		claim  []any
+	}{
+		{"a permutation", claim},
+		{"a string changed in the last batch", append(slices.Clone(claim[:n-1]), "never in source")},
+		{"one element more", append(slices.Clone(claim), source[7])},
+	} {
+		r, err := multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: source, Claim: tc.claim}, lim)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.reason, err)
+		}
+		rs, err := multiset.CheckEquality(multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: scalarsOf(t, source), Claim: scalarsOf(t, tc.claim)}, lim)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.reason, err)
+		}
+		if got, want := mismatchLines(r), mismatchLines(rs); !slices.Equal(got, want) || r.Valid != rs.Valid {
+			t.Fatalf("%s: []any valid %v, %d mismatches; []canon.Scalar valid %v, %d", tc.reason, r.Valid, len(got), rs.Valid, len(want))
+		}
+		if tc.reason == "a permutation" && !r.Valid {
+			t.Fatalf("%s: not valid", tc.reason)
+		}
+		if tc.reason != "a permutation" && r.Valid {
+			t.Fatalf("%s: valid", tc.reason)
+		}
+		lo, ro := linearResidual(source, tc.claim), linearResidual(tc.claim, source)
+		in := multiset.DifferenceInput[any, any]{Left: source, Right: tc.claim, Claim: multiset.DifferenceClaim[any]{LeftOnly: lo, RightOnly: ro}}
+		d, err := multiset.CheckDifference(in, lim)
+		if err != nil {
+			t.Fatalf("%s, difference: %v", tc.reason, err)
+		}
+		if !d.Valid {
+			t.Fatalf("%s, difference: the true residuals are not valid: %s", tc.reason, doc(d))
+		}
+	}
+}
+
 // TestLargeTablesMatchModel: past 49,152 distinct values the table holds
 // 2^17 slots or more, and the engine prefetches slots a chunk of keys ahead
 // of its probes and, for []canon.Scalar, the bytes of the next batch's
@@ -575,7 +645,7 @@ func elemsOf(t *testing.T, xs []any) []jsontape.Elem {
 // models', for equality through []any, []canon.Scalar and a document's
 // elements (whose fused loops leave the large table to countFirst), and for
 // a difference, with claims wrong at the start, the middle and the end, in
-// short and long strings and numbers.
+// short, long and empty strings, numbers, null and booleans.
 func TestLargeTablesMatchModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large inputs")
@@ -583,7 +653,7 @@ func TestLargeTablesMatchModel(t *testing.T) {
 	const n = 70000
 	source := make([]any, n)
 	for i := range source {
-		switch v := i * 7919 % n; i % 5 {
+		switch v := i * 7919 % n; i % 7 {
 		case 0:
 			source[i] = float64(v)
 		case 1:
@@ -592,8 +662,16 @@ func TestLargeTablesMatchModel(t *testing.T) {
 			source[i] = float64(v) / 64
 		case 3:
 			source[i] = strings.Repeat("long", 5) + strconv.Itoa(v%20000) // over 16 bytes, repeated
-		default:
+		case 4:
 			source[i] = "twelve bytes" + strconv.Itoa(v%1000) // 13 to 15 bytes, repeated
+		case 5:
+			source[i] = [...]any{nil, true, false}[v%3] // boxed in no memory of the input's
+		default:
+			if v%2 == 0 {
+				source[i] = "" // a string without bytes
+			} else {
+				source[i] = v // an int, the same number as a float64 of case 0
+			}
 		}
 	}
 	perm := func(seed int) []any {

@@ -99,6 +99,34 @@ func (a *Array) keys(ix *index, i, n, seen int) error {
 	return nil
 }
 
+// touchItems and touchAnyItems are the lengths of a []canon.Scalar and of
+// a []any above which the engine prefetches what keying their elements
+// reads outside the array (see touch): a smaller array's strings and boxed
+// values stay in the cache between checks. Measured on the benchmarks'
+// mixed scalars, prefetching an any's boxed value and string bytes made
+// checks of 10^6 items 9% faster and checks of 10^5 items 14% slower.
+const (
+	touchItems    = 1 << 15
+	touchAnyItems = 1 << 18
+)
+
+// touch prefetches what keying a's elements from i on will read outside a
+// itself, when a is long enough for that memory to be out of the cache: a
+// canon.Scalar's string bytes (touchStrings), an any's boxed value and a
+// string's bytes (touchAnys). The engine calls it at the start of each
+// batch, with i the next batch's first element; a document's elements are
+// the tape's and its strings the document's, read in order.
+func (a *Array) touch(ix *index, i int) {
+	if a.N <= touchItems || i >= a.N {
+		return
+	}
+	if a.Scalars != nil {
+		ix.touchStrings(a.Scalars[i:min(i+batch, a.N)])
+	} else if a.Go.Any != nil && a.N > touchAnyItems {
+		ix.touchAnys(a.Go.Any, i)
+	}
+}
+
 // fill converts the elements i, i+1, ... of a into dst: Fill's contract.
 // Document elements are converted by canon's loop for the elements the
 // reader vouches for (elemScalars), and one at a time by ElemScalar, with
@@ -328,11 +356,6 @@ func (t *EqualityTally) Mismatches(yield func(EqualityMismatch) bool) {
 	}
 }
 
-// touchItems is the length of an array above which the engine prefetches
-// the bytes of the next batch's strings (see touchStrings): a smaller
-// array's strings stay in the cache between checks.
-const touchItems = 1 << 15
-
 // First returns the first mismatch of t, or nil when the claim is valid.
 func (t *EqualityTally) First() *EqualityMismatch {
 	if len(t.mismatches) == 0 {
@@ -368,10 +391,8 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 			ix.reserve(src.N, lim.MaxDistinct)
 		}
 		n := min(batch, src.N-i)
+		src.touch(ix, i+n)
 		if src.Scalars != nil {
-			if src.N > touchItems {
-				ix.touchStrings(src.Scalars[i+n : min(i+n+batch, src.N)])
-			}
 			ix.countFirstScalars(src.Scalars[i:i+n], i)
 		} else if src.Elems != nil {
 			if err := ix.countFirstElems(src, i, n); err != nil {
@@ -402,10 +423,8 @@ func Equality(lim Limits, src, claim *Array) (*EqualityTally, error) {
 		n := min(batch, claim.N-j)
 		var firsts uint64
 		var o int
+		claim.touch(ix, j+n)
 		if claim.Scalars != nil {
-			if claim.N > touchItems {
-				ix.touchStrings(claim.Scalars[j+n : min(j+n+batch, claim.N)])
-			}
 			firsts, o = ix.countSecondScalars(claim.Scalars[j:j+n], src.N+j)
 		} else if claim.Elems != nil {
 			var err error
@@ -622,6 +641,7 @@ func (d *diff) read(k int, lim Limits, w int, ids []int32) error {
 			}
 		}
 		n := min(batch, a.N-i)
+		a.touch(ix, i+n)
 		if err := a.keys(ix, i, n, i); err != nil {
 			return err
 		}

@@ -43,3 +43,33 @@ func (ix *index) touchStrings(ss []canon.Scalar) {
 		prefetchAddrs(&pf[0], len(pf))
 	}
 }
+
+// touchAnys prefetches, for the elements i, i+1, ... of xs, a batch at a
+// time (i a multiple of batch): the string bytes of the batch starting at
+// i, whose headers the call before prefetched, and what the any of each
+// element of the batch after points to (its float64, its string's header).
+// An element of a large []any costs three cache misses one after the
+// other (the boxed value, a string's bytes, the slot); so each has been
+// prefetched by the time its batch is keyed.
+func (ix *index) touchAnys(xs []any, i int) {
+	pf := ix.pf[:0]
+	for _, x := range xs[i:min(i+batch, len(xs))] {
+		if s, ok := x.(string); ok && len(s) > 0 {
+			pf = append(pf, uintptr(unsafe.Pointer(unsafe.StringData(s))))
+		}
+	}
+	if len(pf) > 0 {
+		prefetchAddrs(&pf[0], len(pf))
+	}
+	next := xs[min(i+batch, len(xs)):min(i+2*batch, len(xs))]
+	pf = ix.pf[:len(next)]
+	for k := range next {
+		// An any is two words, its type's and its value's pointer (as the
+		// runtime's eface); a value stored in the pointer word itself (a
+		// pointer, nil) is prefetched as harmlessly as any address.
+		pf[k] = (*[2]uintptr)(unsafe.Pointer(&next[k]))[1]
+	}
+	if len(pf) > 0 {
+		prefetchAddrs(&pf[0], len(pf))
+	}
+}

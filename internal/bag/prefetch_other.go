@@ -22,3 +22,6 @@ func (ix *index) touchSlots(i, e int) {
 // touchStrings does nothing without a prefetch: a load would stall where
 // a prefetch does not.
 func (ix *index) touchStrings(ss []canon.Scalar) {}
+
+// touchAnys does nothing without a prefetch, as touchStrings.
+func (ix *index) touchAnys(xs []any, i int) {}
