@@ -176,7 +176,7 @@ func TestOfAcceptedTypes(t *testing.T) {
 		{float32(16777217), "16777216", canon.Number, "a float32 holds 2^24, not 2^24+1: the conversion happened before Of"},
 		{0, "0", canon.Number, "int zero"},
 		{-1, "-1", canon.Number, "int negative"},
-		{1 << 53, "9007199254740992", canon.Number, "int 2^53 is exact"},
+		{testutil.Int(1 << 53), "9007199254740992", canon.Number, "int 2^53 is exact"},
 		{int64(1) << 60, "1152921504606847000", canon.Number, "int64 2^60 is exact although above 2^53"},
 		{int8(math.MinInt8), "-128", canon.Number, "int8 minimum"},
 		{int8(math.MaxInt8), "127", canon.Number, "int8 maximum"},
@@ -272,11 +272,11 @@ func TestOfRefused(t *testing.T) {
 		{json.Number(""), `""`, "an empty json.Number is no number"},
 		{int64(1<<53 + 1), "integer 9007199254740993 is not exactly a double", "2^53+1 would round to 2^53: refused, not rounded"},
 		{int64(-(1<<53 + 1)), "integer -9007199254740993 is not exactly a double", "the same below zero"},
-		{math.MaxInt64, "pass it as a string", "the message says what to do instead"},
+		{testutil.Int(math.MaxInt64), "pass it as a string", "the message says what to do instead"},
 		{uint64(math.MaxUint64), "integer 18446744073709551615", "uint64 maximum would round up to 2^64"},
 		{uint64(math.MaxUint64 - 1), "integer 18446744073709551614", "so max and max-1 cannot compare equal"},
 		{namedUint64(math.MaxUint64), "18446744073709551615", "a named uint64 is checked the same way"},
-		{uintptr(1<<53 + 1), "9007199254740993", "uintptr too"},
+		{testutil.Uintptr(1<<53 + 1), "9007199254740993", "uintptr too"},
 	}
 	testutil.Run(t, tests, func(t *testing.T, tc row) {
 		_, err := canon.Of(tc.in)

@@ -283,7 +283,7 @@ func TestCorpusSource(t *testing.T) {
 		src.next()
 	}
 	for i := range corpusSerialCount {
-		if got, want := src.next(), uint64(corpusSerialStart+i); got != want {
+		if got, want := src.next(), uint64(corpusSerialStart)+uint64(i); got != want {
 			t.Fatalf("serial pattern %d = %x, want %x", i, got, want)
 		}
 	}

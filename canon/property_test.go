@@ -276,6 +276,10 @@ var genScalar = rapid.Custom(func(t *rapid.T) scalarCase {
 		return scalarCase{n, text}
 	case 7:
 		n := rapid.Uint64Range(1<<52, 1<<53).Draw(t, "uint64") << 11 // at least 2^63, exact
+		// Where a uint has 32 bits, the same number as a uint64.
+		if uint64(uint(n)) != n {
+			return scalarCase{n, strconv.FormatUint(n, 10)}
+		}
 		return scalarCase{uint(n), strconv.FormatUint(n, 10)}
 	}
 	lit := rapid.StringMatching(`-?(0|[1-9][0-9]{0,20})(\.[0-9]{1,20})?([eE][+-]?[0-9]{1,3})?`).Draw(t, "literal")

@@ -299,7 +299,7 @@ func (ix *index) reserve(n, maxDistinct int) int {
 	if int(ix.n) < sample/2 {
 		return int(ix.n)
 	}
-	want := max(min(int(ix.n)*n/sample, maxDistinct, maxReserve), int(ix.n))
+	want := max(int(min(int64(ix.n)*int64(n)/sample, int64(maxDistinct), maxReserve)), int(ix.n)) // in 64 bits, as grow
 	ix.resize(slotsFor(want))
 	return want
 }
@@ -327,7 +327,9 @@ func (ix *index) expect(n, maxDistinct int) { ix.total, ix.limit = n, maxDistinc
 func (ix *index) grow(extra, seen int) {
 	n := 2 * len(ix.slots)
 	if ix.total > seen && seen > 0 {
-		want := slotsFor(min(ix.used*ix.total/seen, ix.limit))
+		// In 64 bits: where an int has 32, used·total passes 2^31 from
+		// 46,341 values on, and the guess went wrong.
+		want := slotsFor(int(min(int64(ix.used)*int64(ix.total)/int64(seen), int64(ix.limit))))
 		if want > cap(ix.slots) {
 			want = min(want, maxJump*len(ix.slots))
 		} // else the memory is held already (a kept index): only moving the values costs

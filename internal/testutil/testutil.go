@@ -8,7 +8,10 @@
 //   - [Long] and [Size], the switch between the normal run and the long
 //     run of the expensive randomized and exhaustive passes;
 //   - [TB], what a check shared by tests, fuzz targets and rapid
-//     properties needs of its T.
+//     properties needs of its T;
+//   - [Int] and [Uintptr], the integers of 64 bits a table row means as
+//     an int or a uintptr, so that the suite builds and runs where those
+//     have 32.
 //
 // It imports only the standard library and is imported by tests only.
 package testutil
@@ -142,4 +145,22 @@ func Shuffled[T any](xs []T, seed uint64) []T {
 type TB interface {
 	Helper()
 	Fatalf(format string, args ...any)
+}
+
+// Int returns v as an int, the row's intent, where an int holds it, and as
+// an int64 where it does not (an int of 32 bits): both are the same JSON
+// number, so a row's expectation holds either way.
+func Int(v int64) any {
+	if int64(int(v)) == v {
+		return int(v)
+	}
+	return v
+}
+
+// Uintptr is [Int] for a uintptr, a uint64 where it does not hold v.
+func Uintptr(v uint64) any {
+	if uint64(uintptr(v)) == v {
+		return uintptr(v)
+	}
+	return v
 }
