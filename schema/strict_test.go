@@ -98,6 +98,8 @@ var strictRows = []strictRow{
 	output(eq, `{"source":[1.7976931348623157e308],"claim":[1.7976931348623157e308]}`, true, "the largest double is finite"),
 	output(eq, `{"source":[1e-400],"claim":[0]}`, true, "1e-400 underflows to 0"),
 	output(eq, `{"source":[-1e-400],"claim":[-0]}`, true, "-1e-400 is -0, which is 0"),
+	invalid(eq, `{"source":[10000],"claim":[1e4294967300]}`, "/claim/0", "an exponent of 2^32+4 is no exponent of 4, where an int has 32 bits too"),
+	output(eq, `{"source":[0],"claim":[1e-4294967300]}`, true, "an exponent of -(2^32+4) underflows to 0"),
 	invalid(eq, `{"source":[[1]],"claim":[]}`, "/source/0", "an array element is not a scalar"),
 	invalid(eq, `{"source":[1,{}],"claim":[]}`, "/source/1", "an object element is not a scalar"),
 	invalid(eq, `{"source":[],"claim":[null,{"a":1,"a":2}]}`, "/claim/1", "a non-scalar element with duplicate names inside: the element's path, nothing inside"),

@@ -82,8 +82,13 @@ func ParseNumber(s string) (Number, Fault) {
 		}
 		x := 0
 		for ; i < len(s) && s[i]-'0' < 10; i++ {
-			if x < maxExp {
+			if x < maxExp/10 {
 				x = x*10 + int(s[i]-'0')
+			} else {
+				// A digit more is at least maxExp: clamped before x·10,
+				// which where an int has 32 bits would wrap to a small
+				// exponent, and a double of another value.
+				x = maxExp
 			}
 		}
 		if eneg {

@@ -143,6 +143,36 @@ func checkShortAndFloat(t testutil.TB, s string) {
 // matches, and ValidNumber exactly the strings it matches whole; the value
 // it reads is the literal's (checked through strconv, when the mantissa is
 // exact).
+// TestExponentClamp: a written exponent's magnitude is read exactly up to
+// 10^9 and clamped there, never wrapped (where an int has 32 bits, reading
+// one digit more wrapped 1e4294967300 to 1e4, a double ParseNumber then
+// called exact).
+func TestExponentClamp(t *testing.T) {
+	tests := []struct {
+		in     string
+		exp    int
+		reason string
+	}{
+		{"1e999999999", 999999999, "nine digits are read exactly"},
+		{"1e1000000000", maxExp, "10^9 itself"},
+		{"1e1000000001", maxExp, "past 10^9: clamped"},
+		{"1e4294967300", maxExp, "2^32 + 4: clamped, not wrapped to 4"},
+		{"1e-4294967300", -maxExp, "the same below 1"},
+		{"1.5e4294967300", maxExp - 1, "a fraction digit less, after the clamp"},
+		{"1e99999999999999999999", maxExp, "twenty digits"},
+		{"1e00000000000000000005", 5, "leading zeros read as zeros, not as digits past the clamp"},
+	}
+	for _, tc := range tests {
+		n, f := ParseNumber(tc.in)
+		if f != OK || n.Len != len(tc.in) || n.Exp != tc.exp {
+			t.Errorf("%s: ParseNumber(%q) = Len %d, Exp %d, fault %d; want Exp %d", tc.reason, tc.in, n.Len, n.Exp, f, tc.exp)
+		}
+		if v, ok := n.Float(); ok && tc.exp > 400 {
+			t.Errorf("%s: %q is exactly the double %v", tc.reason, tc.in, v)
+		}
+	}
+}
+
 func TestParseNumberMatchesGrammar(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		// Mostly digits, so that runs reach past the eight bytes read at a
