@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/claimcheck/claimcheck/internal/conformance"
 	"github.com/claimcheck/claimcheck/internal/jsontape"
@@ -577,11 +578,18 @@ func TestHTTPRefusals(t *testing.T) {
 		if r.host != "" {
 			req.Host = r.host
 		}
+		client := srv.Client()
 		if r.length > 0 {
 			req.ContentLength = r.length
 			req.Body = io.NopCloser(io.MultiReader(strings.NewReader(r.body), strings.NewReader(strings.Repeat(" ", int(r.length)-len(r.body)))))
+			// As a client of large uploads should: the body refused unread
+			// is then never sent, so the refusal arrives whole (sending on
+			// while the server closes could see the connection reset first).
+			req.Header.Set("Expect", "100-continue")
+			client = &http.Client{Transport: &http.Transport{ExpectContinueTimeout: time.Minute}}
+			defer client.CloseIdleConnections()
 		}
-		res, err := srv.Client().Do(req)
+		res, err := client.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
