@@ -1,6 +1,10 @@
 package mcpserver
 
 import (
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,5 +22,27 @@ func TestHTTPGateOptions(t *testing.T) {
 		BodyTimeout: 90 * time.Second, BodyIdleTimeout: 3 * time.Second, WriteTimeout: 7 * time.Second}
 	if got != want {
 		t.Errorf("gate config %+v, want %+v", got, want)
+	}
+}
+
+// TestHugeDocumentCap: a document cap past what one message buffer holds
+// is held at math.MaxInt − 1 − EnvelopeBytes, so that the frame and the
+// default budget do not overflow: with math.MaxInt64 (no cap, in effect)
+// the frame wrapped negative, and so did the budget, which refused every
+// message over HTTP and stdio alike.
+func TestHugeDocumentCap(t *testing.T) {
+	o := Options{MaxDocumentBytes: math.MaxInt64, MaxConcurrent: 2}.withDefaults()
+	if o.MaxDocumentBytes != math.MaxInt-1-EnvelopeBytes || o.maxFrame() != math.MaxInt-1 || o.MaxBufferedBytes <= o.maxFrame() {
+		t.Fatalf("in effect: MaxDocumentBytes %d, frame %d, MaxBufferedBytes %d", o.MaxDocumentBytes, o.maxFrame(), o.MaxBufferedBytes)
+	}
+	h := New(Options{MaxDocumentBytes: math.MaxInt64}).HTTPHandler()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"multiset-equality-check","arguments":{"source":[1,2],"claim":[2,1]}}}`
+	r := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `\"valid\":true`) {
+		t.Errorf("a call: %d %s", w.Code, w.Body)
 	}
 }

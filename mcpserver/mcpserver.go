@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -66,7 +67,9 @@ type Options struct {
 	// "(devel)".
 	Version string
 	// MaxDocumentBytes caps the bytes of a call's arguments (the input
-	// document). Zero or negative means DefaultMaxDocumentBytes.
+	// document). Zero or negative means DefaultMaxDocumentBytes. It is held
+	// at math.MaxInt − 1 − EnvelopeBytes, as a message is read into one
+	// slice with a byte more to see its end.
 	MaxDocumentBytes int64
 	// MaxConcurrent caps the messages checked at once; the others wait
 	// their turn. Zero or negative means 2 × GOMAXPROCS: the checks are
@@ -75,8 +78,9 @@ type Options struct {
 	// MaxBufferedBytes caps the message bytes held in memory at once
 	// (stdio: messages read and not yet answered; HTTP: bodies being read,
 	// waiting or being checked). Zero or negative means
-	// 2 × MaxConcurrent × (MaxDocumentBytes + EnvelopeBytes); a value below
-	// one message of the largest size is raised to it.
+	// 2 × MaxConcurrent × (MaxDocumentBytes + EnvelopeBytes), at most
+	// math.MaxInt64; a value below one message of the largest size is
+	// raised to it.
 	MaxBufferedBytes int64
 	// BodyTimeout, BodyIdleTimeout and WriteTimeout bound the arrival of
 	// an HTTP body and the writing of its answer, as httpapi's options of
@@ -95,12 +99,16 @@ func (o Options) withDefaults() Options {
 	if o.MaxDocumentBytes <= 0 {
 		o.MaxDocumentBytes = DefaultMaxDocumentBytes
 	}
+	o.MaxDocumentBytes = min(o.MaxDocumentBytes, math.MaxInt-1-EnvelopeBytes)
 	if o.MaxConcurrent <= 0 {
 		o.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
 	}
 	frame := o.maxFrame()
 	if o.MaxBufferedBytes <= 0 {
 		o.MaxBufferedBytes = 2 * int64(o.MaxConcurrent) * frame
+		if o.MaxBufferedBytes/2/int64(o.MaxConcurrent) != frame {
+			o.MaxBufferedBytes = math.MaxInt64 // the product passed it
+		}
 	}
 	o.MaxBufferedBytes = max(o.MaxBufferedBytes, frame+1)
 	if o.Logger == nil {

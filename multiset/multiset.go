@@ -13,7 +13,10 @@ import (
 const ReferenceVersion = "ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"
 
 // Limits bounds the size of a check. A zero (or negative) field means the
-// field of [DefaultLimits]. The JSON tools (package schema, the CLI, the
+// field of [DefaultLimits]. MaxItems is held at 2^30 − 1 (1,073,741,823):
+// the engine numbers the elements of both arrays of an equality check
+// together, in 32 bits, so a longer array is over the limit max_items
+// whatever MaxItems says. The JSON tools (package schema, the CLI, the
 // HTTP handler) always use the descriptors' limits, whatever these are.
 type Limits struct {
 	// MaxItems is the largest length of each input array (limit max_items).
@@ -28,10 +31,14 @@ type Limits struct {
 // check starts.
 var DefaultLimits = Limits{MaxItems: 10000, MaxDistinct: 10000}
 
+// maxItemsCap is the largest MaxItems honoured.
+const maxItemsCap = 1<<30 - 1
+
 func (l Limits) bag() bag.Limits {
 	if l.MaxItems <= 0 {
 		l.MaxItems = DefaultLimits.MaxItems
 	}
+	l.MaxItems = min(l.MaxItems, maxItemsCap)
 	if l.MaxDistinct <= 0 {
 		l.MaxDistinct = DefaultLimits.MaxDistinct
 	}

@@ -696,6 +696,25 @@ func TestNilEqualsEmpty(t *testing.T) {
 	}
 }
 
+// TestMaxItemsIsHeld: MaxItems is held at 2^30 − 1, as the engine numbers
+// both arrays' elements together in 32 bits: past 2^31 elements in all, a
+// value new in the claim had a negative id, and gathering the mismatches
+// indexed a bitmap with it. Arrays of empty structs take no memory, and
+// max_items is checked before any element is read.
+func TestMaxItemsIsHeld(t *testing.T) {
+	const held = 1<<30 - 1
+	lim := multiset.Limits{MaxItems: math.MaxInt, MaxDistinct: 1}
+	_, err := multiset.CheckEquality(multiset.EqualityInput[struct{}, struct{}]{Source: make([]struct{}, held+1)}, lim)
+	checkErr(t, err, limited("/source", "max_items"))
+	_, err = multiset.CheckEquality(multiset.EqualityInput[struct{}, struct{}]{Claim: make([]struct{}, held+1)}, lim)
+	checkErr(t, err, limited("/claim", "max_items"))
+	_, err = multiset.CheckDifference(multiset.DifferenceInput[struct{}, struct{}]{Right: make([]struct{}, held+1)}, lim)
+	checkErr(t, err, limited("/right", "max_items"))
+	// At the cap, the array's elements are read: the first is no scalar.
+	_, err = multiset.CheckEquality(multiset.EqualityInput[struct{}, struct{}]{Source: make([]struct{}, held)}, lim)
+	checkErr(t, err, invalid("/source/0", "not a scalar"))
+}
+
 // TestErrorReturnsInvalidResult: with an error the result is the zero
 // value, which is not valid, so code that ignores the error fails closed on
 // Valid.

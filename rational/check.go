@@ -24,8 +24,9 @@ type Input struct {
 
 // Limits bounds the work a check may do. A zero (or negative) field stands
 // for the same field of [DefaultLimits], read when the check runs.
-// MaxExpressionBytes is held at 2^31-2 and MaxDepth at 4096, which bounds
-// the parser's recursion.
+// MaxExpressionBytes is held at 2^31-2, MaxDepth at 4096, which bounds
+// the parser's recursion, and MaxValueDigits at 2^31-1, past which the
+// digit tests' arithmetic would overflow (and no value in memory reaches).
 type Limits struct {
 	// MaxExpressionBytes bounds the expression's length in UTF-8 bytes.
 	MaxExpressionBytes int
@@ -63,6 +64,7 @@ func (l Limits) norm() Limits {
 	// The parser recurses once per open parenthesis: keep that far from
 	// the goroutine stack limit whatever the caller asks for.
 	l.MaxDepth = min(l.MaxDepth, maxDepthCap)
+	l.MaxValueDigits = min(l.MaxValueDigits, math.MaxInt32)
 	return l
 }
 

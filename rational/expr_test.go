@@ -2,6 +2,8 @@ package rational_test
 
 import (
 	"errors"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,6 +49,26 @@ func TestStringIsAFixedPoint(t *testing.T) {
 			t.Fatalf("%q = %v %v %v, but %q = %v %v %v", b.String(), v1, z1, err1, s, v2, z2, err2)
 		}
 	})
+}
+
+// TestMaxValueDigitsIsCapped: a caller's MaxValueDigits above 2^31 − 1 is
+// held there: the digit tests multiply it by 33,220, and from about
+// 2.8·10^14 on that wrapped, so 2^129, far within the limit, was over it.
+func TestMaxValueDigitsIsCapped(t *testing.T) {
+	in := rational.Input{Expression: "340282366920938463463374607431768211456 * 2", ClaimedValue: "680564733841876926926749214863536422912"}
+	ds := []int{1000, math.MaxInt32, math.MaxInt}
+	if strconv.IntSize == 64 {
+		wide := []int64{1 << 48, 1e15, 1 << 62}
+		for _, d := range wide {
+			ds = append(ds, int(d))
+		}
+	}
+	for _, d := range ds {
+		r, err := rational.CheckRational(in, rational.Limits{MaxValueDigits: d})
+		if err != nil || !r.Valid {
+			t.Errorf("MaxValueDigits %d: 2^128 × 2 = 2^129: %v, %v", d, r.Err(), err)
+		}
+	}
 }
 
 // TestMaxDepthIsCapped: a caller's MaxDepth above 4096 is held at 4096, so

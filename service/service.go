@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -131,6 +132,7 @@ func sharedGate(api httpapi.Options, mcp mcpserver.Options) *intake.Gate {
 	if mcpCap <= 0 {
 		mcpCap = mcpserver.DefaultMaxDocumentBytes
 	}
+	mcpCap = min(mcpCap, math.MaxInt64-mcpserver.EnvelopeBytes) // intake holds the sum at math.MaxInt-1
 	// Zero or negative is the default (intake's), so max keeps a value
 	// set on either side.
 	return intake.New(intake.Config{MaxBodyBytes: max(apiCap, mcpCap+mcpserver.EnvelopeBytes),

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -175,5 +176,16 @@ func TestSharedSlots(t *testing.T) {
 	}
 	if st, code := post(t, srv, RouteMCP, call); st != http.StatusOK || code != "" {
 		t.Errorf("/mcp with the slot free: %d %s, want 200", st, code)
+	}
+}
+
+// TestSharedGateHugeCaps: the shared gate's cap is the larger of the two
+// routes' without overflowing: an MCP document cap of math.MaxInt64 (no cap,
+// in effect) plus the envelope wrapped negative, and the gate kept the HTTP
+// API's 64 MiB, refusing the MCP documents it had been told to take.
+func TestSharedGateHugeCaps(t *testing.T) {
+	g := sharedGate(httpapi.Options{}, mcpserver.Options{MaxDocumentBytes: math.MaxInt64})
+	if got := g.Config().MaxBodyBytes; got != math.MaxInt-1 {
+		t.Errorf("shared cap %d, want %d", got, int64(math.MaxInt-1))
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -79,7 +80,7 @@ func (s *summary) write(w io.Writer, name string) {
 		if a.section != b.section {
 			return a.section - b.section
 		}
-		return int(s.stats[a].first - s.stats[b].first)
+		return cmp.Compare(s.stats[a].first, s.stats[b].first)
 	})
 	heads := [...]string{"verdict", "reason", "error code"}
 	var rows [][3]string

@@ -15,6 +15,21 @@ import (
 	"github.com/claimcheck/claimcheck/schema"
 )
 
+// TestSummaryOrdersLinesFarApart: rows are in order of first line however
+// far apart their lines are: the difference of two line numbers past 2^31
+// apart, cut to an int of 32 bits, put a row seen at line 2^31+2 before one
+// seen at line 1.
+func TestSummaryOrdersLinesFarApart(t *testing.T) {
+	s := newSummary()
+	s.add(1, lineClass{"error", "invalid_input"})
+	s.add(1<<31+2, lineClass{"valid", ""})
+	var b strings.Builder
+	s.write(&b, "in")
+	if out := b.String(); strings.Index(out, "valid") < strings.Index(out, "error") {
+		t.Errorf("the class first seen at line 2^31+2 is listed before the one seen at line 1:\n%s", out)
+	}
+}
+
 // TestBatchSummary: -summary writes, at the end of stderr, the lines by
 // verdict, reason and error code with the first line of each, and leaves
 // stdout and the exit code as they are without it.

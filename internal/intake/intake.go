@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -61,7 +62,9 @@ const (
 type Config struct {
 	// MaxBodyBytes caps the bytes of a body, after decompression; a
 	// larger one is answered 413 limit_exceeded, limit max_document_bytes.
-	// Zero or negative means DefaultMaxBodyBytes.
+	// Zero or negative means DefaultMaxBodyBytes. It is held at
+	// math.MaxInt − 1, as a body is read into one slice with a byte more
+	// to see its end: just under 2 GiB where an int has 32 bits.
 	MaxBodyBytes int64
 	// MaxBufferedBytes caps the body bytes held in memory at once, summed
 	// over the requests being read, waiting for a slot or being checked.
@@ -70,8 +73,8 @@ type Config struct {
 	// A sixteenth of it (at least 64 KiB, but never so much that a body of
 	// MaxBodyBytes no longer fits) is kept for bodies of at most 64 KiB,
 	// so small requests are admitted while large uploads hold the rest.
-	// Zero or negative means 2 × MaxConcurrent × MaxBodyBytes; a value
-	// below MaxBodyBytes+1 is raised to it.
+	// Zero or negative means 2 × MaxConcurrent × MaxBodyBytes (at most
+	// math.MaxInt64); a value below MaxBodyBytes+1 is raised to it.
 	MaxBufferedBytes int64
 	// MaxConcurrent caps the slots: the documents checked at once. Zero or
 	// negative means 2 × GOMAXPROCS.
@@ -115,11 +118,15 @@ func New(c Config) *Gate {
 	if c.MaxBodyBytes <= 0 {
 		c.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	c.MaxBodyBytes = min(c.MaxBodyBytes, math.MaxInt-1)
 	if c.MaxConcurrent <= 0 {
 		c.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
 	}
 	if c.MaxBufferedBytes <= 0 {
 		c.MaxBufferedBytes = 2 * int64(c.MaxConcurrent) * c.MaxBodyBytes
+		if c.MaxBufferedBytes/2/int64(c.MaxConcurrent) != c.MaxBodyBytes {
+			c.MaxBufferedBytes = math.MaxInt64 // the product passed it
+		}
 	}
 	// A body of MaxBodyBytes is read into a buffer of one byte more, to
 	// see its end; such a body must always fit.
