@@ -571,6 +571,36 @@ func elemsOf(t *testing.T, xs []any) []jsontape.Elem {
 	return d.ArrayElems(0)
 }
 
+// largeSource returns n elements of every kind the engine keys its own
+// way: integers as float64 and as int, fractions, short, 13-to-15-byte,
+// long and empty strings, null and booleans; the strings repeat.
+func largeSource(n int) []any {
+	source := make([]any, n)
+	for i := range source {
+		switch v := i * 7919 % n; i % 7 {
+		case 0:
+			source[i] = float64(v)
+		case 1:
+			source[i] = "s" + strconv.Itoa(v) // 2 to 7 bytes
+		case 2:
+			source[i] = float64(v) / 64
+		case 3:
+			source[i] = strings.Repeat("long", 5) + strconv.Itoa(v%20000) // over 16 bytes, repeated
+		case 4:
+			source[i] = "twelve bytes" + strconv.Itoa(v%1000) // 13 to 15 bytes, repeated
+		case 5:
+			source[i] = [...]any{nil, true, false}[v%3] // boxed in no memory of the input's
+		default:
+			if v%2 == 0 {
+				source[i] = "" // a string without bytes
+			} else {
+				source[i] = v // an int, the same number as a float64 of case 0
+			}
+		}
+	}
+	return source
+}
+
 // TestHugeAnyArraysMatchScalars: a []any of more than touchAnyItems
 // (2^18) elements also has each next batch's boxed values and string bytes
 // prefetched as it is keyed. Its verdicts, mismatches and residuals are
@@ -581,28 +611,8 @@ func TestHugeAnyArraysMatchScalars(t *testing.T) {
 		t.Skip("large inputs")
 	}
 	const n = 270000 // not a whole number of batches
-	source := make([]any, n)
-	for i := range source {
-		switch v := i * 7919 % n; i % 6 {
-		case 0:
-			source[i] = float64(v)
-		case 1:
-			source[i] = "s" + strconv.Itoa(v)
-		case 2:
-			source[i] = strings.Repeat("long", 5) + strconv.Itoa(v%5000)
-		case 3:
-			source[i] = [...]any{nil, true, false, ""}[v%4]
-		case 4:
-			source[i] = v // an int
-		default:
-			source[i] = float64(v) / 64
-		}
-	}
-	claim := slices.Clone(source)
-	for i := len(claim) - 1; i > 0; i-- {
-		j := (i*7919 + 12345) % (i + 1)
-		claim[i], claim[j] = claim[j], claim[i]
-	}
+	source := largeSource(n)
+	claim := testutil.Shuffled(source, 7)
 	lim := multiset.Limits{MaxItems: n + 1, MaxDistinct: n + 1}
 	for _, tc := range []struct {
 		reason string
@@ -654,29 +664,7 @@ func TestLargeTablesMatchModel(t *testing.T) {
 		t.Skip("large inputs")
 	}
 	const n = 70000
-	source := make([]any, n)
-	for i := range source {
-		switch v := i * 7919 % n; i % 7 {
-		case 0:
-			source[i] = float64(v)
-		case 1:
-			source[i] = "s" + strconv.Itoa(v) // 2 to 6 bytes
-		case 2:
-			source[i] = float64(v) / 64
-		case 3:
-			source[i] = strings.Repeat("long", 5) + strconv.Itoa(v%20000) // over 16 bytes, repeated
-		case 4:
-			source[i] = "twelve bytes" + strconv.Itoa(v%1000) // 13 to 15 bytes, repeated
-		case 5:
-			source[i] = [...]any{nil, true, false}[v%3] // boxed in no memory of the input's
-		default:
-			if v%2 == 0 {
-				source[i] = "" // a string without bytes
-			} else {
-				source[i] = v // an int, the same number as a float64 of case 0
-			}
-		}
-	}
+	source := largeSource(n)
 	perm := func(seed int) []any {
 		claim := slices.Clone(source)
 		for i := len(claim) - 1; i > 0; i-- {
