@@ -71,7 +71,8 @@
 //
 // Each input array may hold at most MaxItems elements and MaxDistinct
 // distinct values; a zero [Limits] field means [DefaultLimits]', the tool
-// descriptors' 10000 and 10000, and MaxItems is held at 2^30 − 1. Grading code with larger bags raises them:
+// descriptors' 10000 and 10000, and MaxItems is held at 2^30 − 1. Grading
+// code with larger bags raises them:
 //
 //	res, err := multiset.CheckEquality(in, multiset.Limits{MaxItems: 1 << 20, MaxDistinct: 1 << 20})
 //

@@ -25,8 +25,8 @@ type Input struct {
 // Limits bounds the work a check may do. A zero (or negative) field stands
 // for the same field of [DefaultLimits], read when the check runs.
 // MaxExpressionBytes is held at 2^31-2, MaxDepth at 4096, which bounds
-// the parser's recursion, and MaxValueDigits at 2^31-1, past which the
-// digit tests' arithmetic would overflow (and no value in memory reaches).
+// the parser's recursion, and MaxValueDigits at 2^31-1, which keeps the
+// digit tests' arithmetic within 64 bits.
 type Limits struct {
 	// MaxExpressionBytes bounds the expression's length in UTF-8 bytes.
 	MaxExpressionBytes int
