@@ -250,7 +250,7 @@ func parseFloat(lit string) (float64, error) {
 		digits = digits[:maxDigits] + "1" // the rest is non-zero: TrimRight removed trailing zeros
 	}
 	e, ok := exponent(exp)
-	if !ok { // |exp| beyond 10^9: far out of range either way
+	if !ok { // |exp| of 10^18 or more: no literal in memory brings it back
 		if strings.HasPrefix(exp, "-") {
 			return 0, nil
 		}
@@ -264,7 +264,8 @@ func parseFloat(lit string) (float64, error) {
 }
 
 // exponent reads an exponent [+-]?[0-9]+ ("" is 0), refusing magnitudes of
-// 10^9 or more.
+// 10^18 or more. (Not 10^9: the point of 0.000…01e1000000005, a billion
+// zeros on, brings it back to 10^5.)
 func exponent(s string) (int64, bool) {
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {
@@ -272,7 +273,7 @@ func exponent(s string) (int64, bool) {
 		s = s[1:]
 	}
 	s = strings.TrimLeft(s, "0")
-	if len(s) > 9 {
+	if len(s) > 18 {
 		return 0, false
 	}
 	var e int64

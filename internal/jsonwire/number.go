@@ -19,13 +19,19 @@ type Number struct {
 	// Digits is how many significant digits Mant holds.
 	Digits int
 	// Exp is the decimal exponent: the written one less the number of
-	// fraction digits. A written exponent's magnitude is clamped at 10^9 (a
-	// literal's value is then 0 or beyond every double anyway).
+	// fraction digits, clamped at ±10^9 (with at most 19 significant
+	// digits the value is then 0 or beyond every double; past 19, Mant has
+	// wrapped and the value is not Mant × 10^Exp anyway).
 	Exp int
 }
 
-// maxExp is where ParseNumber clamps a written exponent's magnitude.
-const maxExp = 1_000_000_000
+// maxExp is where ParseNumber clamps Exp's magnitude. The written exponent
+// is read in 64 bits up to maxWrittenExp, which no fraction written in
+// memory can bring back within maxExp.
+const (
+	maxExp        = 1_000_000_000
+	maxWrittenExp = 100_000_000_000_000_000
+)
 
 // ParseNumber reads the number literal at the start of s, in one pass:
 // where it ends, and its digits. It returns the longest grammatical prefix
@@ -80,21 +86,20 @@ func ParseNumber(s string) (Number, Fault) {
 		if i >= len(s) || s[i]-'0' >= 10 {
 			return Number{Len: i}, NoExpDigit
 		}
-		x := 0
+		// In 64 bits, and clamped after the fraction's digits are taken
+		// off: a fraction's leading zeros can bring a written exponent
+		// past maxExp back (0.001e1000000001 is 10^999999998), and an
+		// int of 32 bits would wrap (1e4294967300 to 1e4).
+		var x int64
 		for ; i < len(s) && s[i]-'0' < 10; i++ {
-			if x < maxExp/10 {
-				x = x*10 + int(s[i]-'0')
-			} else {
-				// A digit more is at least maxExp: clamped before x·10,
-				// which where an int has 32 bits would wrap to a small
-				// exponent, and a double of another value.
-				x = maxExp
+			if x < maxWrittenExp {
+				x = x*10 + int64(s[i]-'0')
 			}
 		}
 		if eneg {
 			x = -x
 		}
-		e += x
+		e = int(min(max(int64(e)+x, -maxExp), maxExp))
 	}
 	return Number{Len: i, Neg: neg, Mant: m, Digits: nd, Exp: e}, OK
 }

@@ -138,15 +138,11 @@ func checkShortAndFloat(t testutil.TB, s string) {
 	}
 }
 
-// TestParseNumberMatchesGrammar: on strings made of the bytes that matter,
-// ParseNumber accepts exactly the longest prefix the regular expression
-// matches, and ValidNumber exactly the strings it matches whole; the value
-// it reads is the literal's (checked through strconv, when the mantissa is
-// exact).
-// TestExponentClamp: a written exponent's magnitude is read exactly up to
-// 10^9 and clamped there, never wrapped (where an int has 32 bits, reading
-// one digit more wrapped 1e4294967300 to 1e4, a double ParseNumber then
-// called exact).
+// TestExponentClamp: Exp, the written exponent less the fraction's digits,
+// is exact within ±10^9 and clamped there, never wrapped: where an int has
+// 32 bits, reading one digit more wrapped 1e4294967300 to 1e4, a double
+// ParseNumber then called exact; and the fraction's digits are taken off
+// before the clamp, not after it.
 func TestExponentClamp(t *testing.T) {
 	tests := []struct {
 		in     string
@@ -158,7 +154,9 @@ func TestExponentClamp(t *testing.T) {
 		{"1e1000000001", maxExp, "past 10^9: clamped"},
 		{"1e4294967300", maxExp, "2^32 + 4: clamped, not wrapped to 4"},
 		{"1e-4294967300", -maxExp, "the same below 1"},
-		{"1.5e4294967300", maxExp - 1, "a fraction digit less, after the clamp"},
+		{"1.5e4294967300", maxExp, "a fraction digit less, then clamped"},
+		{"0.001e1000000001", 999999998, "the fraction's digits taken off before the clamp"},
+		{"0.001e-999999999", -maxExp, "the same below 1, past the clamp"},
 		{"1e99999999999999999999", maxExp, "twenty digits"},
 		{"1e00000000000000000005", 5, "leading zeros read as zeros, not as digits past the clamp"},
 	}
@@ -173,6 +171,11 @@ func TestExponentClamp(t *testing.T) {
 	}
 }
 
+// TestParseNumberMatchesGrammar: on strings made of the bytes that matter,
+// ParseNumber accepts exactly the longest prefix the regular expression
+// matches, and ValidNumber exactly the strings it matches whole; the value
+// it reads is the literal's (checked through strconv, when the mantissa is
+// exact).
 func TestParseNumberMatchesGrammar(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		// Mostly digits, so that runs reach past the eight bytes read at a
