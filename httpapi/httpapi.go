@@ -32,7 +32,9 @@ const (
 type Options struct {
 	// MaxBodyBytes caps the bytes of an input document; a larger body is
 	// answered 413 with limit_exceeded, limit max_document_bytes.
-	// Zero or negative means DefaultMaxBodyBytes.
+	// Zero or negative means DefaultMaxBodyBytes. It is held at
+	// math.MaxInt − 1: a body is read into one slice, with a byte more to
+	// see its end.
 	MaxBodyBytes int64
 	// Logger receives one record per recovered panic. Requests are not
 	// logged (see Observe). Nil means slog.Default().
@@ -52,7 +54,8 @@ type Options struct {
 	// once, giving back all it held. A sixteenth of the budget is kept for
 	// bodies of at most 64 KiB, so small requests are admitted while large
 	// uploads hold the rest. Zero or negative means 2 × MaxConcurrent ×
-	// MaxBodyBytes; a value below MaxBodyBytes is raised to it.
+	// MaxBodyBytes, at most math.MaxInt64; a value below MaxBodyBytes is
+	// raised to it.
 	MaxBufferedBytes int64
 	// BodyTimeout caps the time an execute request's body may take to
 	// arrive, from when the handler starts reading it; a body still

@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,14 +27,20 @@ func TestHTTPGateOptions(t *testing.T) {
 }
 
 // TestHugeDocumentCap: a document cap past what one message buffer holds
-// is held at math.MaxInt − 1 − EnvelopeBytes, so that the frame and the
-// default budget do not overflow: with math.MaxInt64 (no cap, in effect)
-// the frame wrapped negative, and so did the budget, which refused every
-// message over HTTP and stdio alike.
+// is held at math.MaxInt − 1 − EnvelopeBytes, so that the frame does not
+// wrap negative (as it did with math.MaxInt64, no cap in effect), and a
+// default budget whose product passes math.MaxInt64 is held there; a call
+// over HTTP is then answered.
 func TestHugeDocumentCap(t *testing.T) {
 	o := Options{MaxDocumentBytes: math.MaxInt64, MaxConcurrent: 2}.withDefaults()
 	if o.MaxDocumentBytes != math.MaxInt-1-EnvelopeBytes || o.maxFrame() != math.MaxInt-1 || o.MaxBufferedBytes <= o.maxFrame() {
 		t.Fatalf("in effect: MaxDocumentBytes %d, frame %d, MaxBufferedBytes %d", o.MaxDocumentBytes, o.maxFrame(), o.MaxBufferedBytes)
+	}
+	if strconv.IntSize == 64 {
+		// 2 × 2 × (2^62 + EnvelopeBytes) wraps to 4 × EnvelopeBytes.
+		if o := (Options{MaxDocumentBytes: 1 << 62, MaxConcurrent: 2}).withDefaults(); o.MaxBufferedBytes != math.MaxInt64 {
+			t.Errorf("a 2^62 document cap: MaxBufferedBytes %d, want math.MaxInt64", o.MaxBufferedBytes)
+		}
 	}
 	h := New(Options{MaxDocumentBytes: math.MaxInt64}).HTTPHandler()
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"multiset-equality-check","arguments":{"source":[1,2],"claim":[2,1]}}}`

@@ -126,7 +126,11 @@ func (d *dispatcher) read(r io.Reader) error {
 	}
 }
 
-// reserve waits for n bytes of room (or stop) and takes them.
+// reserve waits for n bytes of room (or stop) and takes them. Where
+// MaxBufferedBytes is math.MaxInt64 (a document cap near it makes it so),
+// held+n can wrap: the sum is modular, so held comes back to 0 as the
+// lines are answered, and the wrapped comparison admits every line, which
+// is what a budget that large means; maxPending still bounds the lines.
 func (d *dispatcher) reserve(n int64) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -603,9 +603,11 @@ func largeSource(n int) []any {
 
 // TestHugeAnyArraysMatchScalars: a []any of more than touchAnyItems
 // (2^18) elements also has each next batch's boxed values and string bytes
-// prefetched as it is keyed. Its verdicts, mismatches and residuals are
-// those of the same values given as []canon.Scalar, which
-// TestLargeTablesMatchModel holds to the model.
+// prefetched as it is keyed. Its verdicts and mismatches are those of the
+// same values given as []canon.Scalar, which TestLargeTablesMatchModel
+// holds to the model, and the true residuals of a difference are valid.
+// (A prefetch changes no memory: what the test can see is that the
+// touching stays within the array, to the last batch.)
 func TestHugeAnyArraysMatchScalars(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large inputs")

@@ -11,7 +11,8 @@ import (
 )
 
 // TestHugeCaps: a body cap beyond what one buffer holds is held at
-// math.MaxInt − 1, and the default budget it implies does not overflow.
+// math.MaxInt − 1, and the default budget it implies is held at
+// math.MaxInt64 rather than wrapped.
 // Where an int has 32 bits, a 3 GiB cap let a request declaring just under
 // 3 GiB take them from the budget and then panic in make, never giving
 // them back; math.MaxInt64 (no cap, in effect) made the default budget's
@@ -24,12 +25,18 @@ func TestHugeCaps(t *testing.T) {
 	}
 	testutil.Run(t, []row{
 		{reason: "a 3 GiB cap", max: 3 << 30, declared: min(3<<30-1, math.MaxInt)},
+		{reason: "a 2^62 cap, whose default budget 2 × 2 × 2^62 passes math.MaxInt64", max: 1 << 62, declared: math.MaxInt},
 		{reason: "no cap in effect", max: math.MaxInt64, declared: math.MaxInt},
 	}, func(t *testing.T, tc row) {
 		g := New(Config{MaxBodyBytes: tc.max, MaxConcurrent: 2})
 		c := g.Config()
-		if want := min(tc.max, math.MaxInt-1); c.MaxBodyBytes != want || c.MaxBufferedBytes <= c.MaxBodyBytes {
-			t.Fatalf("in effect: MaxBodyBytes %d (want %d), MaxBufferedBytes %d", c.MaxBodyBytes, want, c.MaxBufferedBytes)
+		want := min(tc.max, math.MaxInt-1)
+		budget := int64(math.MaxInt64) // 2 × 2 × want, where that does not pass it
+		if want <= math.MaxInt64/4 {
+			budget = 4 * want
+		}
+		if c.MaxBodyBytes != want || c.MaxBufferedBytes != budget {
+			t.Fatalf("in effect: MaxBodyBytes %d, MaxBufferedBytes %d; want %d, %d", c.MaxBodyBytes, c.MaxBufferedBytes, want, budget)
 		}
 		free := g.Free()
 		if tc.declared > c.MaxBodyBytes {
