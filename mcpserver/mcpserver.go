@@ -19,6 +19,7 @@ import (
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/httpjson"
+	"github.com/claimcheck/claimcheck/internal/intake"
 	"github.com/claimcheck/claimcheck/internal/jsontape"
 	"github.com/claimcheck/claimcheck/internal/jsonwire"
 	"github.com/claimcheck/claimcheck/schema"
@@ -105,10 +106,7 @@ func (o Options) withDefaults() Options {
 	}
 	frame := o.maxFrame()
 	if o.MaxBufferedBytes <= 0 {
-		o.MaxBufferedBytes = 2 * int64(o.MaxConcurrent) * frame
-		if o.MaxBufferedBytes/2/int64(o.MaxConcurrent) != frame {
-			o.MaxBufferedBytes = math.MaxInt64 // the product passed it
-		}
+		o.MaxBufferedBytes = intake.DefaultBuffered(o.MaxConcurrent, frame)
 	}
 	o.MaxBufferedBytes = max(o.MaxBufferedBytes, frame+1)
 	if o.Logger == nil {

@@ -113,6 +113,18 @@ type Gate struct {
 	budget  *budget
 }
 
+// DefaultBuffered is the budget a Gate (and mcpserver's stdio) defaults to
+// for concurrent (> 0) checks of bodies of at most size bytes: two bodies
+// per check, 2 × concurrent × size, held at math.MaxInt64 where the
+// product would pass it.
+func DefaultBuffered(concurrent int, size int64) int64 {
+	b := 2 * int64(concurrent) * size
+	if b/2/int64(concurrent) != size {
+		return math.MaxInt64
+	}
+	return b
+}
+
 // New returns a Gate configured by c (defaults filled in).
 func New(c Config) *Gate {
 	if c.MaxBodyBytes <= 0 {
@@ -123,10 +135,7 @@ func New(c Config) *Gate {
 		c.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
 	}
 	if c.MaxBufferedBytes <= 0 {
-		c.MaxBufferedBytes = 2 * int64(c.MaxConcurrent) * c.MaxBodyBytes
-		if c.MaxBufferedBytes/2/int64(c.MaxConcurrent) != c.MaxBodyBytes {
-			c.MaxBufferedBytes = math.MaxInt64 // the product passed it
-		}
+		c.MaxBufferedBytes = DefaultBuffered(c.MaxConcurrent, c.MaxBodyBytes)
 	}
 	// A body of MaxBodyBytes is read into a buffer of one byte more, to
 	// see its end; such a body must always fit.
