@@ -663,7 +663,7 @@ func (ix *index) countFirstRun(ss []canon.Scalar, i, base int) int {
 		var sl *slot
 		for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
 			sl = &slots[j]
-			if sl.a == a && sl.b == 0 && sl.tag == tag|g {
+			if sl.a == a && sl.tag == tag|g {
 				break
 			}
 			if sl.tag < g {
@@ -799,7 +799,7 @@ func (ix *index) countSecondRun(ss []canon.Scalar, i, pos int, first uint64, ove
 		var sl *slot
 		for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
 			sl = &slots[j]
-			if sl.a == a && sl.b == 0 && sl.tag == tag|g {
+			if sl.a == a && sl.tag == tag|g {
 				break
 			}
 			if sl.tag < g {
@@ -1102,7 +1102,7 @@ func (ix *index) countFirstElemRun(es []jsontape.Elem, j, base int) int {
 		var sl *slot
 		for k := h.hash(a, 0, tag) & mask; ; k = (k + 1) & mask {
 			sl = &slots[k]
-			if sl.a == a && sl.b == 0 && sl.tag == tag|g {
+			if sl.a == a && sl.tag == tag|g {
 				break
 			}
 			if sl.tag < g {
@@ -1159,7 +1159,7 @@ func (ix *index) countSecondElemRun(es []jsontape.Elem, j, pos int, first uint64
 		var sl *slot
 		for k := h.hash(a, 0, tag) & mask; ; k = (k + 1) & mask {
 			sl = &slots[k]
-			if sl.a == a && sl.b == 0 && sl.tag == tag|g {
+			if sl.a == a && sl.tag == tag|g {
 				break
 			}
 			if sl.tag < g {

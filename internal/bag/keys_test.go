@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/jsontape"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 )
@@ -123,6 +124,38 @@ func TestAnyKeysAreScalarKeys(t *testing.T) {
 		}
 		if tag == tagLong && ix.kb.long[0] != s.Str() {
 			t.Errorf("%#v: long string %q", x, ix.kb.long[0])
+		}
+	}
+}
+
+// TestOneWordKeysHaveNoSecondWord: the key of null, a boolean, a number and
+// a string of at most 8 bytes has b 0, so that the fused loops
+// (countFirstRun and the others), which only take such keys, compare a
+// slot's tag and a, and not b: a slot with one of their tags holds b 0.
+func TestOneWordKeysHaveNoSecondWord(t *testing.T) {
+	ss := []canon.Scalar{canon.NullScalar(), canon.BoolScalar(false), canon.BoolScalar(true)}
+	for _, f := range []float64{0, 1, -1, 0.5, 1e300, -1e-300, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+		s, err := canon.NumberScalar(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss = append(ss, s)
+	}
+	const text = "\xffabcdefghijklmnopq"
+	for n := 0; n <= len(text); n++ {
+		s, _ := canon.StringScalar(strings.ToValidUTF8(text[:n], "\x01"))
+		ss = append(ss, s)
+	}
+	ix := newIndex(0)
+	defer ix.release()
+	for _, s := range ss {
+		a, b, tag := ix.key(&s)
+		oneWord := tag == tagNull || tag == tagBool || tag == tagNum || tag >= tagStr && tag <= tagStr+8
+		if oneWord && b != 0 {
+			t.Errorf("%v: key %x %x tag %d: a one-word tag with b not 0", s, a, b, tag)
+		}
+		if tag > tagStr+8 && tag <= tagStr+shortStr && b == 0 && s.Str()[8:] != strings.Repeat("\x00", len(s.Str())-8) {
+			t.Errorf("%v: key %x %x tag %d: bytes past 8 not in b", s, a, b, tag)
 		}
 	}
 }
