@@ -1,12 +1,17 @@
 package canon
 
 import (
+	"unsafe"
+
 	"github.com/claimcheck/claimcheck/internal/canonhook"
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsontape"
 )
 
-func init() { canonhook.ElemScalars = elemScalars }
+func init() {
+	canonhook.ElemScalars = elemScalars
+	canonhook.NumOffset = unsafe.Offsetof(Scalar{}.num)
+}
 
 // ParseArray reads data, one JSON document that is an array of scalars, into
 // Scalars, with the strict reader of the JSON tools: what they refuse in an

@@ -46,7 +46,7 @@ func (k Kind) String() string {
 // JSON null.
 type Scalar struct {
 	kind Kind
-	num  float64 // Number: the value (never -0, NaN or ±Inf); Bool: 0 or 1
+	num  float64 // Number: the value (never -0, NaN or ±Inf); Bool: 0 or 1; else 0 (see canonhook.NumOffset)
 	str  string  // String: the value
 }
 

@@ -192,7 +192,7 @@ func (a *Array) elemKeys(ix *index, i, n int) error {
 		case jsontape.Null:
 			tag = tagNull
 		case jsontape.True:
-			x, tag = 1, tagBool
+			x, tag = boolTrue, tagBool
 		case jsontape.False:
 			tag = tagBool
 		}

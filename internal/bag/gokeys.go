@@ -148,7 +148,7 @@ func anyKeysRun(kb *Batch, xs []any, k int) int {
 			tag = tagNull
 		case bool:
 			if x {
-				a = 1
+				a = boolTrue
 			}
 			tag = tagBool
 		default:

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 	"weak"
 
 	"github.com/claimcheck/claimcheck/canon"
@@ -357,7 +358,7 @@ func (ix *index) key(s *canon.Scalar) (a, b uint64, tag uint32) {
 		return a, b, tagStr + uint32(len(str))
 	case canon.Bool:
 		if s.Bool() {
-			return 1, 0, tagBool
+			return boolTrue, 0, tagBool
 		}
 		return 0, 0, tagBool
 	}
@@ -392,7 +393,7 @@ func (kb *Batch) SetBool(j int, v bool) {
 	k := &kb.k[uint(j)%batch]
 	var a uint64
 	if v {
-		a = 1
+		a = boolTrue
 	}
 	k.a, k.b, k.tag, k.h = a, 0, tagBool, kb.h.hash(a, 0, tagBool)
 }
@@ -484,23 +485,29 @@ func (ix *index) scalarKeysAt(ss []canon.Scalar, off int) {
 	long := ix.kb.long[off : off+len(ss)]
 	h := ix.h // the keys in registers: the stores below could alias them
 	for i := range kb {
+		// As the fused loops (see pad4), a string of fewer than 4 or
+		// more than 8 bytes keyed by index.key.
 		k, s := &kb[i], &ss[i]
-		if kind := s.Kind(); kind != canon.String {
-			// Null, a boolean or a number, without a branch on which: a
-			// branch on a kind that varies at random is mispredicted
-			// about half the time.
-			var t uint64
-			if s.Bool() {
-				t = 1
-			}
-			k.a, k.b, k.tag = math.Float64bits(s.Float())|t, 0, uint32(kind)+tagNull
-		} else {
+		kind, str := s.Kind(), s.Str()
+		isStr := kind == canon.String
+		p, n, m := unsafe.StringData(str), len(str), len(str)
+		if !isStr {
+			p, m = &pad4[0], 4
+		}
+		if isStr && uint(n-4) > 4 {
 			k.a, k.b, k.tag = ix.key(s)
 			if k.tag == tagLong {
-				long[i] = s.Str()
+				long[i] = str
 			}
+			k.h = h.hash(k.a, k.b, k.tag)
+			continue
 		}
-		k.h = h.hash(k.a, k.b, k.tag)
+		lo, hi := le32(unsafe.Pointer(p)), le32(unsafe.Add(unsafe.Pointer(p), m-4))
+		a, tag := numWord(s), uint32(kind)+tagNull
+		if isStr {
+			a, tag = uint64(lo)|uint64(hi)<<(8*(m-4)&63), tagStr+uint32(n) // shortWord
+		}
+		k.a, k.b, k.tag, k.h = a, 0, tag, h.hash(a, 0, tag)
 	}
 }
 
@@ -646,19 +653,23 @@ func (ix *index) countFirstRun(ss []canon.Scalar, i, base int) int {
 	g := ix.g
 	h := ix.h // in registers or the stack: the stores below could alias ix
 	for ; i < len(ss); i++ {
+		// The key without a branch on the kind but one, for a string
+		// of fewer than 4 or more than 8 bytes, which the loop leaves
+		// to a call (see pad4).
 		s := &ss[i]
-		var a uint64
-		var tag uint32
-		if kind := s.Kind(); kind != canon.String {
-			var t uint64
-			if s.Bool() {
-				t = 1
-			}
-			a, tag = math.Float64bits(s.Float())|t, uint32(kind)+tagNull
-		} else if str := s.Str(); uint(len(str)-4) <= 4 {
-			a, tag = uint64(jsonwire.LE32(str))|uint64(jsonwire.LE32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
-		} else {
+		kind, str := s.Kind(), s.Str()
+		isStr := kind == canon.String
+		p, n, m := unsafe.StringData(str), len(str), len(str)
+		if !isStr {
+			p, m = &pad4[0], 4
+		}
+		if isStr && uint(n-4) > 4 {
 			break
+		}
+		lo, hi := le32(unsafe.Pointer(p)), le32(unsafe.Add(unsafe.Pointer(p), m-4))
+		a, tag := numWord(s), uint32(kind)+tagNull
+		if isStr {
+			a, tag = uint64(lo)|uint64(hi)<<(8*(m-4)&63), tagStr+uint32(n) // shortWord
 		}
 		var sl *slot
 		for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
@@ -782,19 +793,23 @@ func (ix *index) countSecondRun(ss []canon.Scalar, i, pos int, first uint64, ove
 	g := ix.g
 	h := ix.h // in registers or the stack: the stores below could alias ix
 	for ; i < len(ss); i++ {
+		// The key without a branch on the kind but one, for a string
+		// of fewer than 4 or more than 8 bytes, which the loop leaves
+		// to a call (see pad4).
 		s := &ss[i]
-		var a uint64
-		var tag uint32
-		if kind := s.Kind(); kind != canon.String {
-			var t uint64
-			if s.Bool() {
-				t = 1
-			}
-			a, tag = math.Float64bits(s.Float())|t, uint32(kind)+tagNull
-		} else if str := s.Str(); uint(len(str)-4) <= 4 {
-			a, tag = uint64(jsonwire.LE32(str))|uint64(jsonwire.LE32(str[len(str)-4:]))<<(8*(len(str)-4)&63), tagStr+uint32(len(str)) // shortWord, inline
-		} else {
+		kind, str := s.Kind(), s.Str()
+		isStr := kind == canon.String
+		p, n, m := unsafe.StringData(str), len(str), len(str)
+		if !isStr {
+			p, m = &pad4[0], 4
+		}
+		if isStr && uint(n-4) > 4 {
 			break
+		}
+		lo, hi := le32(unsafe.Pointer(p)), le32(unsafe.Add(unsafe.Pointer(p), m-4))
+		a, tag := numWord(s), uint32(kind)+tagNull
+		if isStr {
+			a, tag = uint64(lo)|uint64(hi)<<(8*(m-4)&63), tagStr+uint32(n) // shortWord
 		}
 		var sl *slot
 		for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
@@ -1196,7 +1211,7 @@ func elemWord(e *jsontape.Elem) (a uint64, tag uint32) {
 	case jsontape.Null:
 		return 0, tagNull
 	case jsontape.True:
-		return 1, tagBool
+		return boolTrue, tagBool
 	case jsontape.False:
 		return 0, tagBool
 	}

@@ -24,3 +24,11 @@ package canonhook
 // string with an escape or a non-ASCII byte, an array, an object), which
 // the caller converts by the general path, with its errors.
 var ElemScalars any
+
+// NumOffset is the offset, in a canon.Scalar, of the float64 that holds a
+// Number's value and a Bool's 1 or 0, and is 0 in null and in a string;
+// package canon sets it. Package bag reads that word's bits straight from
+// a Scalar, to key a null, a boolean or a number without a branch on
+// which, and checks when it is initialized that its own copy of the
+// layout has the word where canon says.
+var NumOffset uintptr
