@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"sync"
 	"unicode/utf8"
-	"unsafe"
 	"weak"
 
 	"github.com/claimcheck/claimcheck/canon"
@@ -490,11 +489,8 @@ func (ix *index) scalarKeysAt(ss []canon.Scalar, off int) {
 		k, s := &kb[i], &ss[i]
 		kind, str := s.Kind(), s.Str()
 		isStr := kind == canon.String
-		p, n, m := unsafe.StringData(str), len(str), len(str)
-		if !isStr {
-			p, m = &pad4[0], 4
-		}
-		if isStr && uint(n-4) > 4 {
+		p, m := wordBytes(str, isStr)
+		if isStr && uint(len(str)-4) > 4 {
 			k.a, k.b, k.tag = ix.key(s)
 			if k.tag == tagLong {
 				long[i] = str
@@ -502,11 +498,7 @@ func (ix *index) scalarKeysAt(ss []canon.Scalar, off int) {
 			k.h = h.hash(k.a, k.b, k.tag)
 			continue
 		}
-		lo, hi := le32(unsafe.Pointer(p)), le32(unsafe.Add(unsafe.Pointer(p), m-4))
-		a, tag := numWord(s), uint32(kind)+tagNull
-		if isStr {
-			a, tag = uint64(lo)|uint64(hi)<<(8*(m-4)&63), tagStr+uint32(n) // shortWord
-		}
+		a, tag := wordKey(s, kind, p, m)
 		k.a, k.b, k.tag, k.h = a, 0, tag, h.hash(a, 0, tag)
 	}
 }
@@ -659,18 +651,11 @@ func (ix *index) countFirstRun(ss []canon.Scalar, i, base int) int {
 		s := &ss[i]
 		kind, str := s.Kind(), s.Str()
 		isStr := kind == canon.String
-		p, n, m := unsafe.StringData(str), len(str), len(str)
-		if !isStr {
-			p, m = &pad4[0], 4
-		}
-		if isStr && uint(n-4) > 4 {
+		p, m := wordBytes(str, isStr)
+		if isStr && uint(len(str)-4) > 4 {
 			break
 		}
-		lo, hi := le32(unsafe.Pointer(p)), le32(unsafe.Add(unsafe.Pointer(p), m-4))
-		a, tag := numWord(s), uint32(kind)+tagNull
-		if isStr {
-			a, tag = uint64(lo)|uint64(hi)<<(8*(m-4)&63), tagStr+uint32(n) // shortWord
-		}
+		a, tag := wordKey(s, kind, p, m)
 		var sl *slot
 		for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
 			sl = &slots[j]
@@ -799,18 +784,11 @@ func (ix *index) countSecondRun(ss []canon.Scalar, i, pos int, first uint64, ove
 		s := &ss[i]
 		kind, str := s.Kind(), s.Str()
 		isStr := kind == canon.String
-		p, n, m := unsafe.StringData(str), len(str), len(str)
-		if !isStr {
-			p, m = &pad4[0], 4
-		}
-		if isStr && uint(n-4) > 4 {
+		p, m := wordBytes(str, isStr)
+		if isStr && uint(len(str)-4) > 4 {
 			break
 		}
-		lo, hi := le32(unsafe.Pointer(p)), le32(unsafe.Add(unsafe.Pointer(p), m-4))
-		a, tag := numWord(s), uint32(kind)+tagNull
-		if isStr {
-			a, tag = uint64(lo)|uint64(hi)<<(8*(m-4)&63), tagStr+uint32(n) // shortWord
-		}
+		a, tag := wordKey(s, kind, p, m)
 		var sl *slot
 		for j := h.hash(a, 0, tag) & mask; ; j = (j + 1) & mask {
 			sl = &slots[j]

@@ -45,8 +45,8 @@ func numWord(s *canon.Scalar) uint64 {
 }
 
 // pad4 is what the fused loops (countFirstRun, countSecondRun) and
-// scalarKeysAt read as the string bytes of a scalar that is not a string.
-// They key a null, a boolean, a number or a string of 4 to 8 bytes
+// scalarKeysAt read as the string bytes of a scalar that is not a string
+// (wordBytes, wordKey). They key a null, a boolean, a number or a string of 4 to 8 bytes
 // without a branch on which: both words are made, the string's from the
 // string's bytes or from pad4, the other from numWord, and the one that
 // is the scalar's is chosen; the only branch left is for the other
@@ -59,3 +59,27 @@ var pad4 [4]byte
 // le32 returns the four bytes at p as a little-endian word: one load,
 // with no bounds check, where the caller knows the four bytes are there.
 func le32(p unsafe.Pointer) uint32 { return binary.LittleEndian.Uint32((*[4]byte)(p)[:]) }
+
+// wordBytes returns where the fused loops read the bytes of a scalar whose
+// Str is str, a string when isStr: its own, or pad4's, and how many.
+func wordBytes(str string, isStr bool) (*byte, int) {
+	p, m := unsafe.StringData(str), len(str)
+	if !isStr {
+		p, m = &pad4[0], 4
+	}
+	return p, m
+}
+
+// wordKey returns the key of s, of the kind, whose bytes wordBytes gave as
+// p and m (4 to 8 of them, which the caller has checked): a string's word
+// and tag made from the bytes, the other kinds' from numWord, and the one
+// that is s's chosen. (Two functions, so that each is within the
+// inliner's budget and the caller's check on the length sits between.)
+func wordKey(s *canon.Scalar, kind canon.Kind, p *byte, m int) (uint64, uint32) {
+	lo, hi := le32(unsafe.Pointer(p)), le32(unsafe.Add(unsafe.Pointer(p), m-4))
+	a, tag := numWord(s), uint32(kind)+tagNull
+	if kind == canon.String {
+		a, tag = uint64(lo)|uint64(hi)<<(8*(m-4)&63), tagStr+uint32(m) // shortWord
+	}
+	return a, tag
+}
