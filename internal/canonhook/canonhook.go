@@ -1,15 +1,16 @@
 // Package canonhook hands this module's internal packages what package
 // canon's API keeps from everyone else: a conversion of the JSON reader's
 // elements that trusts what the reader saw, so that a string the reader
-// found to be plain ASCII is not checked as UTF-8 a second time.
+// found to be plain ASCII is not checked as UTF-8 a second time, and where
+// in a Scalar its number is held (NumOffset), for the engine's keys.
 //
 // A canon.Scalar is valid whoever made it (a finite number, a valid UTF-8
 // string); that is canon's guarantee, and a constructor that skipped the
 // check could not be exported without breaking it. The trust lives here
 // instead: an internal package, which no program outside the module can
 // import, and whose elements (internal/jsontape's) no program outside the
-// module can make either. Package canon sets the variable when it is
-// initialized, so every package that imports canon finds it set.
+// module can make either. Package canon sets the variables when it is
+// initialized, so every package that imports canon finds them set.
 package canonhook
 
 // ElemScalars is package canon's
