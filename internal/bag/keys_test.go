@@ -133,14 +133,7 @@ func TestAnyKeysAreScalarKeys(t *testing.T) {
 // (countFirstRun and the others), which only take such keys, compare a
 // slot's tag and a, and not b: a slot with one of their tags holds b 0.
 func TestOneWordKeysHaveNoSecondWord(t *testing.T) {
-	ss := []canon.Scalar{canon.NullScalar(), canon.BoolScalar(false), canon.BoolScalar(true)}
-	for _, f := range []float64{0, 1, -1, 0.5, 1e300, -1e-300, math.MaxFloat64, math.SmallestNonzeroFloat64} {
-		s, err := canon.NumberScalar(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ss = append(ss, s)
-	}
+	ss := literalsAndNumbers(t)
 	const text = "\xffabcdefghijklmnopq"
 	for n := 0; n <= len(text); n++ {
 		s, _ := canon.StringScalar(strings.ToValidUTF8(text[:n], "\x01"))
@@ -158,4 +151,46 @@ func TestOneWordKeysHaveNoSecondWord(t *testing.T) {
 			t.Errorf("%v: key %x %x tag %d: bytes past 8 not in b", s, a, b, tag)
 		}
 	}
+}
+
+// TestWordKeyIsKey: for every scalar the fused loops take (null, a
+// boolean, a number, a string of 4 to 8 bytes), wordBytes and wordKey
+// give the key index.key gives, and numWord is the number word: the
+// float's bits, true's boolTrue, null's and false's 0.
+func TestWordKeyIsKey(t *testing.T) {
+	ss := literalsAndNumbers(t)
+	for _, v := range []string{"abcd", "s7082", "abcdef", "\x01bcdefg", "abcdefgh", "éabcd", "ab\x00d"} {
+		s, err := canon.StringScalar(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss = append(ss, s)
+	}
+	ix := newIndex(0)
+	defer ix.release()
+	for _, s := range ss {
+		a, b, tag := ix.key(&s)
+		kind, str := s.Kind(), s.Str()
+		p, m := wordBytes(str, kind == canon.String)
+		if wa, wtag := wordKey(&s, kind, p, m); wa != a || b != 0 || wtag != tag {
+			t.Errorf("%v: wordKey %x %d, index.key %x %x %d", s, wa, wtag, a, b, tag)
+		}
+		if kind != canon.String && numWord(&s) != a {
+			t.Errorf("%v: numWord %x, key word %x", s, numWord(&s), a)
+		}
+	}
+}
+
+// literalsAndNumbers returns null, false, true and numbers of every
+// magnitude.
+func literalsAndNumbers(t *testing.T) []canon.Scalar {
+	ss := []canon.Scalar{canon.NullScalar(), canon.BoolScalar(false), canon.BoolScalar(true)}
+	for _, f := range []float64{0, 1, -1, 0.5, 1e300, -1e-300, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+		s, err := canon.NumberScalar(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss = append(ss, s)
+	}
+	return ss
 }
