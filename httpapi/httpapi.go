@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"mime"
 	"net/http"
 	"net/url"
 	"runtime/debug"
@@ -122,9 +121,11 @@ const (
 )
 
 // Error codes of this package, for failures of the HTTP request itself
-// rather than of its document. They are not codes of the tools' contract and
-// have no sentinel in package claimcheck; the contract's codes
-// (claimcheck.InvalidInput, LimitExceeded, UnknownTool) come from the tools.
+// rather than of its document: every request-level code of the serving
+// layers, with the status the package documentation gives it. They are not
+// codes of the tools' contract and have no sentinel in package claimcheck;
+// the contract's codes (claimcheck.InvalidInput, LimitExceeded,
+// UnknownTool) come from the tools.
 const (
 	// NotFound: no route for the request's path (404).
 	NotFound = httpjson.NotFound
@@ -243,7 +244,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				for k := range w.Header() {
 					w.Header().Del(k)
 				}
-				httpjson.WriteError(tw, http.StatusInternalServerError, httpjson.Internal("internal error"))
+				httpjson.WriteError(tw, httpjson.Internal("internal error"))
 			}
 		}
 		if h.observe != nil {
@@ -271,7 +272,7 @@ func (h *handler) route(w *httpjson.Recorder, r *http.Request, obs *Observation)
 	var buf [maxSegments]string
 	segs, ok := segments(r.URL, &buf)
 	if !ok || len(segs) < 2 || segs[0] != "v1" || segs[1] != "tools" {
-		httpjson.WriteError(w, http.StatusNotFound, httpjson.NoRoute(r))
+		httpjson.WriteError(w, httpjson.NoRoute(r))
 		return
 	}
 	switch {
@@ -289,7 +290,7 @@ func (h *handler) route(w *httpjson.Recorder, r *http.Request, obs *Observation)
 		st := h.tools[[2]string{segs[2], segs[4]}]
 		if st == nil {
 			_, err := schema.Lookup(segs[2], segs[4]) // the unknown_tool error, as everywhere
-			httpjson.WriteError(w, http.StatusNotFound, err.(*claimcheck.Error))
+			httpjson.WriteError(w, err.(*claimcheck.Error))
 			return
 		}
 		t := st.t
@@ -305,8 +306,7 @@ func (h *handler) route(w *httpjson.Recorder, r *http.Request, obs *Observation)
 		}
 		return
 	}
-	httpjson.WriteError(w, http.StatusNotFound, &claimcheck.Error{Code: claimcheck.UnknownTool, Position: claimcheck.NoPosition,
-		Message: "no tool resource at " + r.URL.EscapedPath()})
+	httpjson.WriteError(w, httpjson.NoResource(r))
 }
 
 // maxSegments is one more than the segments of the longest route, so that
@@ -355,19 +355,9 @@ func allow(w http.ResponseWriter, r *http.Request, methods string) bool {
 }
 
 func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema.Tool, obs *Observation) {
-	// A POST without a Content-Type is checked, for the clients that send
-	// none (curl --data-binary, scripts), unless it comes from a browser
-	// (it has an Origin header): a page on any site can send such a POST
-	// (fetch with a Blob body) without a CORS preflight, and must not make
-	// the server check documents. A browser's POST of application/json
-	// needs a preflight, which the server never grants.
-	ct := httpjson.HeaderValue(r.Header, "Content-Type")
-	if ct == "" && httpjson.HeaderValue(r.Header, "Origin") == "" {
-		ct = "application/json"
-	}
-	if msg := checkMediaType(ct); msg != "" {
-		w.Header().Set("Connection", "close") // the body is not read
-		httpjson.WriteError(w, http.StatusUnsupportedMediaType, &claimcheck.Error{Code: UnsupportedMediaType, Position: claimcheck.NoPosition, Message: msg})
+	if e := httpjson.ContentType(r); e != nil {
+		intake.Unread(w, r)
+		httpjson.WriteError(w, e)
 		return
 	}
 	// The body is read before the request waits for a slot: a client that
@@ -383,7 +373,7 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 	}
 	if f != nil {
 		if !f.Gone() { // else the client went away: nobody to answer
-			httpjson.WriteError(w, f.Status, f.Err)
+			httpjson.WriteError(w, f.Err)
 		}
 		return
 	}
@@ -393,7 +383,7 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 		if !errors.As(err, &e) {
 			panic(fmt.Sprintf("httpapi: %s returned %T, not *claimcheck.Error: %v", t.ID, err, err))
 		}
-		httpjson.WriteError(w, statusOf(e.Code), e)
+		httpjson.WriteError(w, e)
 		return
 	}
 	obs.Verdict = "valid"
@@ -401,39 +391,4 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 		obs.Verdict = out.Reason
 	}
 	httpjson.Write(w, r, http.StatusOK, append(out.Doc, '\n'))
-}
-
-// checkMediaType returns "" for application/json (any case, any parameters,
-// but a charset only utf-8: RFC 8259 section 8.1), else why not.
-func checkMediaType(ct string) string {
-	if ct == "" {
-		return "a browser's POST needs Content-Type application/json"
-	}
-	// What clients send, without mime.ParseMediaType's allocations.
-	if strings.EqualFold(ct, "application/json") || strings.EqualFold(ct, "application/json; charset=utf-8") {
-		return ""
-	}
-	mt, params, err := mime.ParseMediaType(ct)
-	if err != nil {
-		return "malformed Content-Type " + strconv.Quote(ct)
-	}
-	if mt != "application/json" {
-		return "Content-Type " + strconv.Quote(mt) + " is not application/json"
-	}
-	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
-		return "charset " + strconv.Quote(cs) + " is not utf-8"
-	}
-	return ""
-}
-
-func statusOf(c claimcheck.Code) int {
-	switch c {
-	case claimcheck.InvalidInput:
-		return http.StatusBadRequest
-	case claimcheck.LimitExceeded:
-		return http.StatusUnprocessableEntity
-	case claimcheck.UnknownTool:
-		return http.StatusNotFound
-	}
-	return http.StatusInternalServerError
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
@@ -108,7 +109,7 @@ var descriptorSchema = obj{
 func buildOpenAPI(basePath string) []byte {
 	schemas := obj{
 		"Descriptor":                descriptorSchema,
-		"Error":                     errorSchema([]claimcheck.Code{claimcheck.InvalidInput, claimcheck.LimitExceeded, claimcheck.UnknownTool, NotFound, MethodNotAllowed, RequestTimeout, UnsupportedMediaType, InternalError, Overloaded}, nil),
+		"Error":                     errorSchema(append([]claimcheck.Code{claimcheck.InvalidInput, claimcheck.LimitExceeded, claimcheck.UnknownTool}, httpjson.Codes()...), nil),
 		"ErrorInvalidInput":         errorSchema([]claimcheck.Code{claimcheck.InvalidInput}, nil),
 		"ErrorNotFound":             errorSchema([]claimcheck.Code{claimcheck.UnknownTool, NotFound}, nil),
 		"ErrorMethodNotAllowed":     errorSchema([]claimcheck.Code{MethodNotAllowed}, nil),

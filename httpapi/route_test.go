@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"mime"
 	"net/url"
 	"slices"
 	"strings"
@@ -72,38 +71,6 @@ func checkSegments(t *testing.T, target string, u *url.URL) {
 	if ok != wantOK || !slices.Equal(got, want) {
 		t.Errorf("%q (Path %q, RawPath %q): %q %v, want %q %v", target, u.Path, u.RawPath, got, ok, want, wantOK)
 	}
-}
-
-// checkMediaTypeByParsing is checkMediaType without its fast path.
-func checkMediaTypeByParsing(ct string) bool {
-	mt, params, err := mime.ParseMediaType(ct)
-	if err != nil || mt != "application/json" {
-		return false
-	}
-	cs, ok := params["charset"]
-	return !ok || strings.EqualFold(cs, "utf-8")
-}
-
-// TestCheckMediaTypeFastPath: the Content-Types accepted without parsing
-// are accepted by parsing too, and the rest are decided by parsing.
-func TestCheckMediaTypeFastPath(t *testing.T) {
-	rows := []struct{ reason, ct string }{
-		{"the common one", "application/json"},
-		{"any case", "Application/JSON"},
-		{"with charset utf-8", "application/json; charset=utf-8"},
-		{"with charset UTF-8", "application/json; charset=UTF-8"},
-		{"without a space", "application/json;charset=utf-8"},
-		{"another charset", "application/json; charset=latin1"},
-		{"another type", "text/plain"},
-		{"a suffix is another type", "application/jsonx"},
-		{"a malformed one", "application/json; charset"},
-		{"another parameter", "application/json; profile=x"},
-	}
-	testutil.Run(t, rows, func(t *testing.T, row struct{ reason, ct string }) {
-		if got, want := checkMediaType(row.ct) == "", checkMediaTypeByParsing(row.ct); got != want {
-			t.Errorf("%q accepted %v, by parsing %v", row.ct, got, want)
-		}
-	})
 }
 
 // FuzzSegments: for any request target, segments splits as splitting and

@@ -254,7 +254,7 @@ func mount(base string, svc http.Handler) http.Handler {
 		case p == base:
 			http.Redirect(w, r, base+"/", http.StatusMovedPermanently)
 		default:
-			httpjson.WriteError(w, http.StatusNotFound, httpjson.NoRoute(r))
+			httpjson.WriteError(w, httpjson.NoRoute(r))
 		}
 	})
 }

@@ -3,9 +3,10 @@
 // what they wrote, so that all answer alike: Content-Type application/json,
 // X-Content-Type-Options nosniff, an exact Content-Length, and error
 // documents from [claimcheck.Error.AppendJSON]. It is also the one home of
-// the request-level error codes and their constructors ([NotFound],
-// [TooLarge], [Allow], ...) and of the document cap's default, which the
-// CLI shares.
+// the request-level error codes ([Codes]), their constructors ([NoRoute],
+// [TooLarge], [Busy], ...), the status of every code ([Status]), the
+// checks of a request's method and Content-Type ([Method], [ContentType])
+// and the document cap's default, which the CLI shares.
 package httpjson
 
 import (
@@ -52,13 +53,13 @@ var (
 // contentLength returns the Content-Length header value of n bytes.
 func contentLength(n int) []string { return []string{strconv.Itoa(n)} }
 
-// WriteError answers with status and e's error document and a newline,
-// and records e's code when w is a *Recorder.
-func WriteError(w http.ResponseWriter, status int, e *claimcheck.Error) {
+// WriteError answers with e's status ([Status]) and its error document and
+// a newline, and records e's code when w is a *Recorder.
+func WriteError(w http.ResponseWriter, e *claimcheck.Error) {
 	if rec, ok := w.(*Recorder); ok {
 		rec.Code = e.Code
 	}
-	Write(w, nil, status, append(e.AppendJSON(nil), '\n'))
+	Write(w, nil, Status(e), append(e.AppendJSON(nil), '\n'))
 }
 
 // A Recorder passes a response through and records its status, body bytes

@@ -8,9 +8,12 @@
 // route and the MCP endpoint).
 //
 // A Gate answers nothing itself. When it refuses a request it returns a
-// [Failure] (a status and an error document) and has set on the response's
-// header what that answer needs (Connection: close, Retry-After); the
-// caller writes the answer.
+// [Failure] (a status and an error document, both from package httpjson,
+// the one home of request-level errors: request_timeout, overloaded,
+// unsupported_media_type, limit_exceeded of max_document_bytes,
+// invalid_input of a broken body) and has set on the response's header what
+// that answer needs (Connection: close, Retry-After); the caller writes the
+// answer.
 //
 // The package imports only the standard library and claimcheck's own
 // packages.
@@ -26,12 +29,10 @@ import (
 	"net/http"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/claimcheck/claimcheck"
-	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/httpjson"
 )
 
@@ -41,20 +42,6 @@ const (
 	DefaultBodyTimeout     = 60 * time.Second
 	DefaultBodyIdleTimeout = 10 * time.Second
 	DefaultWriteTimeout    = 30 * time.Second
-)
-
-// Error codes of a [Failure] besides the contract's limit_exceeded and
-// invalid_input, from the one home of request-level codes.
-const (
-	// RequestTimeout: the body did not arrive within BodyTimeout, or
-	// stalled for BodyIdleTimeout (408).
-	RequestTimeout = httpjson.RequestTimeout
-	// Overloaded: the body could not be buffered within MaxBufferedBytes,
-	// or no check slot came free in time (503, with Retry-After).
-	Overloaded = httpjson.Overloaded
-	// UnsupportedMediaType: a Content-Encoding other than gzip or
-	// identity (415).
-	UnsupportedMediaType = httpjson.UnsupportedMediaType
 )
 
 // Config configures [New]. The zero value is ready to use; [Gate.Config]
@@ -192,12 +179,16 @@ func (g *Gate) Free() int64 { return g.budget.free.Load() }
 
 // A Failure is the answer a Gate gives instead of admitting a request.
 type Failure struct {
-	// Status is the HTTP status to answer with, or 0 when the client went
-	// away and there is nobody to answer (then Err is nil).
+	// Status is the HTTP status to answer with, httpjson.Status(Err), or 0
+	// when the client went away and there is nobody to answer (then Err is
+	// nil).
 	Status int
 	// Err is the error document to answer with.
 	Err *claimcheck.Error
 }
+
+// fail returns the Failure that answers e.
+func fail(e *claimcheck.Error) *Failure { return &Failure{Status: httpjson.Status(e), Err: e} }
 
 // Gone reports whether the client went away: there is nothing to answer.
 func (f *Failure) Gone() bool { return f.Status == 0 }
@@ -212,8 +203,7 @@ func noop() {}
 var gone = &Failure{}
 
 func overloaded(w http.ResponseWriter, msg string) *Failure {
-	w.Header().Set("Retry-After", "1")
-	return &Failure{Status: http.StatusServiceUnavailable, Err: errs.Coded(Overloaded, msg)}
+	return fail(httpjson.Busy(w.Header(), msg))
 }
 
 // ReadBody reads r's body whole, at most MaxBodyBytes after
@@ -255,11 +245,10 @@ func (g *Gate) ReadBody(w http.ResponseWriter, r *http.Request) (body []byte, re
 	case strings.EqualFold(ce, "gzip") || strings.EqualFold(ce, "x-gzip"):
 		gz = true
 	default:
-		f = &Failure{Status: http.StatusUnsupportedMediaType, Err: errs.Coded(UnsupportedMediaType,
-			"Content-Encoding "+strconv.Quote(ce)+" is not supported; send gzip or none")}
+		f = fail(httpjson.UnsupportedEncoding(ce))
 	}
 	if f == nil && r.ContentLength > g.cfg.MaxBodyBytes {
-		f = &Failure{Status: http.StatusRequestEntityTooLarge, Err: g.TooLarge()}
+		f = fail(g.TooLarge())
 	}
 	b := g.shared(r).budget
 	var held int64
@@ -273,6 +262,12 @@ func (g *Gate) ReadBody(w http.ResponseWriter, r *http.Request) (body []byte, re
 	}
 	return body, func() { b.give(held) }, nil
 }
+
+// Unread readies w for an answer to r that leaves r's body unread: a
+// refusal before ReadBody, such as a Content-Type that is not JSON
+// (httpjson.ContentType). The connection is closed after the answer, so
+// that the server does not read on through what is left of the body.
+func Unread(w http.ResponseWriter, r *http.Request) { w.Header().Set("Connection", "close") }
 
 // refuse readies the connection for an early answer: it is closed after
 // the answer, nothing more of it is read (net/http would otherwise drain
@@ -343,7 +338,7 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 			if known || int64(cap(buf)) > maxBody {
 				// Not reached with a known length: the body ends, or is
 				// cut at the cap, first. Decompressed bytes are cut here.
-				return buf, held, &Failure{Status: http.StatusRequestEntityTooLarge, Err: g.TooLarge()}
+				return buf, held, fail(g.TooLarge())
 			}
 			grow := min(max(16<<10, int64(cap(buf))), maxBody+1-int64(cap(buf)))
 			if !b.take(grow, held+grow <= smallBody) {
@@ -411,17 +406,17 @@ func minTime(a, b time.Time) time.Time {
 // readFailure is the answer to a read of the body that failed with err.
 func (g *Gate) readFailure(r *http.Request, err error) *Failure {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return &Failure{Status: http.StatusRequestTimeout, Err: errs.Coded(RequestTimeout, "the body did not arrive in time")}
+		return fail(httpjson.Timeout())
 	}
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-		return &Failure{Status: http.StatusRequestEntityTooLarge, Err: g.TooLarge()}
+		return fail(g.TooLarge())
 	}
 	if r.Context().Err() != nil {
 		return gone
 	}
 	// A broken chunked or gzip body or a connection cut short; the answer
 	// most likely goes nowhere, but it is still a JSON one.
-	return &Failure{Status: http.StatusBadRequest, Err: errs.Invalid("", "reading the body: "+err.Error())}
+	return fail(httpjson.BadBody(err))
 }
 
 // Slot waits for a check slot and returns its release, to call once when

@@ -68,7 +68,7 @@ func Handler(api http.Handler) http.Handler {
 		hd.Set("Referrer-Policy", "no-referrer")
 		a := assets[p]
 		if a == nil {
-			httpjson.WriteError(w, http.StatusNotFound, httpjson.NoRoute(r))
+			httpjson.WriteError(w, httpjson.NoRoute(r))
 			return
 		}
 		if !httpjson.Allow(w, r, "GET, HEAD") {
