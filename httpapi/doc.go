@@ -55,9 +55,9 @@
 // bytes count against MaxBodyBytes, so a zip bomb is a 413.
 //
 // The codes invalid_input, limit_exceeded and unknown_tool are the contract's
-// (docs/contract.md §5); not_found, method_not_allowed, unsupported_media_type
-// and internal_error are this package's own, for failures that concern the
-// HTTP request rather than a tool's document. A request is checked in this
+// (docs/contract.md §5); the others in the table are this package's own
+// ([NotFound], [MethodNotAllowed], ...), for failures that concern the HTTP
+// request rather than a tool's document. A request is checked in this
 // order: route, tool and version (404), method (405), Content-Type (415),
 // body size (413), then the document.
 //
