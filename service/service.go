@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"math"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -105,38 +104,31 @@ func New(opts Options) *Service {
 		root:        opts.Root,
 		mcp:         mcpserver.NewHTTPHandler(opts.MCP),
 		metricsPage: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}),
-		gate:        sharedGate(opts.API, opts.MCP),
 	}
 	api := opts.API
 	api.Observe = s.observe
 	s.api = httpapi.New(api)
 	// /v1 and /mcp take their bodies' bytes and their checks' slots from
 	// the one shared Gate.
-	for _, h := range []http.Handler{s.api, s.mcp} {
-		h.(intake.Holder).IntakeGate().ShareWith(s.gate)
-	}
+	apiGate, mcpGate := s.api.(intake.Holder).IntakeGate(), s.mcp.(intake.Holder).IntakeGate()
+	s.gate = sharedGate(apiGate, mcpGate, opts)
+	apiGate.ShareWith(s.gate)
+	mcpGate.ShareWith(s.gate)
 	s.page = playground.Handler(http.NotFoundHandler()) // the page's own paths only: nothing passes through
 	s.handler = s.metrics.InFlight(http.HandlerFunc(s.route))
 	return s
 }
 
-// sharedGate returns the gate whose budget and slots the execute route and
-// /mcp share: sized as Options.MCP documents, with the larger of the two
-// body caps so that a body of either fits. Its timeouts are not used.
-func sharedGate(api httpapi.Options, mcp mcpserver.Options) *intake.Gate {
-	apiCap := api.MaxBodyBytes
-	if apiCap <= 0 {
-		apiCap = httpapi.DefaultMaxBodyBytes
-	}
-	mcpCap := mcp.MaxDocumentBytes
-	if mcpCap <= 0 {
-		mcpCap = mcpserver.DefaultMaxDocumentBytes
-	}
-	mcpCap = min(mcpCap, math.MaxInt64-mcpserver.EnvelopeBytes) // intake holds the sum at math.MaxInt-1
-	// Zero or negative is the default (intake's), so max keeps a value
-	// set on either side.
-	return intake.New(intake.Config{MaxBodyBytes: max(apiCap, mcpCap+mcpserver.EnvelopeBytes),
-		MaxBufferedBytes: max(api.MaxBufferedBytes, mcp.MaxBufferedBytes), MaxConcurrent: max(api.MaxConcurrent, mcp.MaxConcurrent)})
+// sharedGate returns the gate whose budget and slots the execute route (of
+// Gate api) and /mcp (of Gate mcp) share: its body cap is the larger of
+// theirs, as their packages fill them in (MCP's envelope included), so
+// that a body of either fits; its budget and slots are the larger of those
+// opts sets, zero (not set) leaving intake's defaults. Its timeouts are
+// not used.
+func sharedGate(api, mcp *intake.Gate, opts Options) *intake.Gate {
+	return intake.New(intake.Config{MaxBodyBytes: max(api.Config().MaxBodyBytes, mcp.Config().MaxBodyBytes),
+		MaxBufferedBytes: max(opts.API.MaxBufferedBytes, opts.MCP.MaxBufferedBytes),
+		MaxConcurrent:    max(opts.API.MaxConcurrent, opts.MCP.MaxConcurrent)})
 }
 
 // BeginShutdown marks the service as shutting down: /readyz answers 503

@@ -184,8 +184,8 @@ func TestSharedSlots(t *testing.T) {
 // in effect) plus the envelope wrapped negative, and the gate kept the HTTP
 // API's 64 MiB, refusing the MCP documents it had been told to take.
 func TestSharedGateHugeCaps(t *testing.T) {
-	g := sharedGate(httpapi.Options{}, mcpserver.Options{MaxDocumentBytes: math.MaxInt64})
-	if got := g.Config().MaxBodyBytes; got != math.MaxInt-1 {
+	s := New(Options{MCP: mcpserver.Options{MaxDocumentBytes: math.MaxInt64}})
+	if got := s.gate.Config().MaxBodyBytes; got != math.MaxInt-1 {
 		t.Errorf("shared cap %d, want %d", got, int64(math.MaxInt-1))
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/claimcheck/claimcheck/httpapi"
 	"github.com/claimcheck/claimcheck/internal/connlimit"
 	"github.com/claimcheck/claimcheck/internal/httpjson"
+	"github.com/claimcheck/claimcheck/internal/intake"
 	"github.com/claimcheck/claimcheck/mcpserver"
 	"github.com/claimcheck/claimcheck/service"
 )
@@ -91,24 +92,18 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 	if *delay < 0 || *grace < 0 || *maxConns < 0 {
 		return opts, cfg, usage("-shutdown-delay, -shutdown-timeout and -max-connections must not be negative"), false
 	}
-	// Zero or negative timeouts mean the defaults, as in httpapi.Options.
-	bt, it, wt := *bodyTimeout, *idleTimeout, *writeTimeout
-	if bt <= 0 {
-		bt = httpapi.DefaultBodyTimeout
+	// Zero or negative timeouts mean the defaults, as in httpapi.Options;
+	// the intake that applies them fills them in (and lowers a default
+	// idle timeout to the body timeout).
+	in := intake.Config{BodyTimeout: *bodyTimeout, BodyIdleTimeout: *idleTimeout, WriteTimeout: *writeTimeout}.WithDefaults()
+	if *idleTimeout > in.BodyTimeout {
+		return opts, cfg, usage(fmt.Sprintf("-body-idle-timeout %v is longer than -body-timeout %v", *idleTimeout, in.BodyTimeout)), false
 	}
-	if it <= 0 {
-		it = httpapi.DefaultBodyIdleTimeout
-	}
-	if wt <= 0 {
-		wt = httpapi.DefaultWriteTimeout
-	}
-	if it > bt {
-		return opts, cfg, usage(fmt.Sprintf("-body-idle-timeout %v is longer than -body-timeout %v", it, bt)), false
-	}
+	bt, it, wt := in.BodyTimeout, in.BodyIdleTimeout, in.WriteTimeout
 	// The longest a request can take from its first byte: its headers, its
 	// body, a wait for a turn and the check and answer; and a second for
 	// net/http to close the connection after it.
-	lifetime := httpapi.ReadHeaderTimeout + bt + wt*3/2 + time.Second
+	lifetime := httpapi.ReadHeaderTimeout + in.Lifetime() + time.Second
 	if *grace == 0 {
 		*grace = lifetime
 	} else if *grace < lifetime {

@@ -42,6 +42,10 @@ func TestServeFlagsReachBothRoutes(t *testing.T) {
 			}},
 		{"-max-concurrent is the one set of slots", []string{"-max-concurrent", "3"},
 			func(o service.Options) (any, any, any) { return o.API.MaxConcurrent, o.MCP.MaxConcurrent, 3 }},
+		{"-body-idle-timeout 0 is the default, lowered to a shorter -body-timeout", []string{"-body-timeout", "5s", "-body-idle-timeout", "0"},
+			func(o service.Options) (any, any, any) {
+				return o.API.BodyIdleTimeout, o.MCP.BodyIdleTimeout, 5 * time.Second
+			}},
 	}, func(t *testing.T, tc struct {
 		reason string
 		args   []string

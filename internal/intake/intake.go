@@ -114,6 +114,16 @@ func DefaultBuffered(concurrent int, size int64) int64 {
 
 // New returns a Gate configured by c (defaults filled in).
 func New(c Config) *Gate {
+	c = c.WithDefaults()
+	reserve := min(max(c.MaxBufferedBytes/16, smallBody), c.MaxBufferedBytes-(c.MaxBodyBytes+1))
+	g := &Gate{cfg: c, slots: make(chan struct{}, c.MaxConcurrent), budget: newBudget(c.MaxBufferedBytes, reserve)}
+	g.release = func() { <-g.slots }
+	return g
+}
+
+// WithDefaults returns c with the defaults filled in and each value held
+// in its range, as a Gate made with it holds it ([Gate.Config]).
+func (c Config) WithDefaults() Config {
 	if c.MaxBodyBytes <= 0 {
 		c.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -137,10 +147,7 @@ func New(c Config) *Gate {
 	if c.WriteTimeout <= 0 {
 		c.WriteTimeout = DefaultWriteTimeout
 	}
-	reserve := min(max(c.MaxBufferedBytes/16, smallBody), c.MaxBufferedBytes-(c.MaxBodyBytes+1))
-	g := &Gate{cfg: c, slots: make(chan struct{}, c.MaxConcurrent), budget: newBudget(c.MaxBufferedBytes, reserve)}
-	g.release = func() { <-g.slots }
-	return g
+	return c
 }
 
 // Config returns the configuration in effect, defaults filled in.
