@@ -129,28 +129,19 @@ func parse(src string, maxItems int, arrays bool) (*jsontape.Doc, error) {
 }
 
 // root is the preamble of every tool: it parses src (see parse) and reads
-// the root object's members (see object), whose nodes it writes to m. The
-// caller releases the Doc; on an error there is none to release.
-func root(src string, maxItems int, arrays bool, names []string, m []int) (*jsontape.Doc, error) {
-	doc, err := parse(src, maxItems, arrays)
+// the root object, whose first arrays members must be arrays (see object).
+// The caller releases the Doc; on an error there is none to release.
+func root(src string, maxItems int, names []string, arrays int) (*jsontape.Doc, members, error) {
+	doc, err := parse(src, maxItems, arrays > 0)
 	if err != nil {
-		return nil, err
+		return nil, members{}, err
 	}
-	if err := object(doc, 0, "", names, m); err != nil {
+	m, err := object(doc, 0, "", names, arrays)
+	if err != nil {
 		release(doc)
-		return nil, err
+		return nil, members{}, err
 	}
-	return doc, nil
-}
-
-// wantArrays checks, in order, that the node of each path is an array.
-func wantArrays(doc *jsontape.Doc, nodes []int, paths []string) error {
-	for k, path := range paths {
-		if err := wantArray(doc, nodes[k], path); err != nil {
-			return err
-		}
-	}
-	return nil
+	return doc, m, nil
 }
 
 // docs keeps parsed documents' tapes for reuse: for a document of many
@@ -169,14 +160,19 @@ func release(doc *jsontape.Doc) {
 	docs.Put(doc)
 }
 
+// members are the nodes of an object's members, in schema order.
+type members [3]int
+
 // object applies the member rules to the object at node i: members in
 // document order (a name that is not valid Unicode: the object's path; an
 // unknown or repeated name: the member's path), then missing members in
-// schema order. It returns each name's node.
-func object(doc *jsontape.Doc, i int, path string, names []string, out []int) error {
+// schema order, then the types of its first arrays members, which must be
+// arrays. It returns each name's node.
+func object(doc *jsontape.Doc, i int, path string, names []string, arrays int) (members, error) {
+	var out members
 	n := &doc.Nodes[i]
 	if n.Kind != jsontape.Object {
-		return errs.Invalid(path, describe(path)+" must be an object, not "+n.Kind.Noun())
+		return out, errs.Invalid(path, describe(path)+" must be an object, not "+n.Kind.Noun())
 	}
 	for k := range out {
 		out[k] = -1
@@ -186,27 +182,33 @@ func object(doc *jsontape.Doc, i int, path string, names []string, out []int) er
 		mn := &doc.Nodes[c]
 		name := doc.Name(mn)
 		if mn.NameFlags != 0 && !utf8.ValidString(name) {
-			return errs.Invalid(path, "member name is not valid Unicode")
+			return out, errs.Invalid(path, "member name is not valid Unicode")
 		}
 		k := 0
 		for k < len(names) && names[k] != name {
 			k++
 		}
 		if k == len(names) {
-			return errs.Invalid(memberPath(path, name), "unknown member "+string(jsonwire.AppendString(nil, name)))
+			return out, errs.Invalid(memberPath(path, name), "unknown member "+string(jsonwire.AppendString(nil, name)))
 		}
 		if out[k] >= 0 {
-			return errs.Invalid(memberPath(path, name), "duplicate member "+string(jsonwire.AppendString(nil, name)))
+			return out, errs.Invalid(memberPath(path, name), "duplicate member "+string(jsonwire.AppendString(nil, name)))
 		}
 		out[k] = c
 		c = mn.Skip
 	}
 	for k, name := range names {
 		if out[k] < 0 {
-			return errs.Invalid(path+"/"+name, "missing member \""+name+"\"")
+			return out, errs.Invalid(path+"/"+name, "missing member \""+name+"\"")
 		}
 	}
-	return nil
+	for k, name := range names[:arrays] {
+		if kind := doc.Nodes[out[k]].Kind; kind != jsontape.Array {
+			p := path + "/" + name
+			return out, errs.Invalid(p, p+" must be an array, not "+kind.Noun())
+		}
+	}
+	return out, nil
 }
 
 func memberPath(path, name string) string {
@@ -220,13 +222,6 @@ func describe(path string) string {
 	return path
 }
 
-func wantArray(doc *jsontape.Doc, i int, path string) error {
-	if k := doc.Nodes[i].Kind; k != jsontape.Array {
-		return errs.Invalid(path, path+" must be an array, not "+k.Noun())
-	}
-	return nil
-}
-
 // elems returns the elements of the array at node i, for package multiset
 // to read.
 func elems(doc *jsontape.Doc, i int) []jsontape.Elem { return doc.ArrayElems(i) }
@@ -238,16 +233,12 @@ var (
 	rationalNames   = []string{"expression", "claimed_value", "require_canonical"}
 )
 
-func executeEquality(lim multiset.Limits, text string) (Output, error) {
-	var m [2]int
-	doc, err := root(text, lim.MaxItems, true, equalityNames, m[:])
+func executeEquality(lim multiset.Limits, src string) (Output, error) {
+	doc, m, err := root(src, lim.MaxItems, equalityNames, 2)
 	if err != nil {
 		return Output{}, err
 	}
 	defer release(doc)
-	if err := wantArrays(doc, m[:], []string{"/source", "/claim"}); err != nil {
-		return Output{}, err
-	}
 	res, err := multiset.CheckEquality(multiset.EqualityInput[jsontape.Elem, jsontape.Elem]{Source: elems(doc, m[0]), Claim: elems(doc, m[1])}, lim)
 	if err != nil {
 		return Output{}, err
@@ -257,27 +248,19 @@ func executeEquality(lim multiset.Limits, text string) (Output, error) {
 }
 
 func executeDifference(lim multiset.Limits, src string) (Output, error) {
-	var m [3]int
-	doc, err := root(src, lim.MaxItems, true, differenceNames, m[:])
+	doc, m, err := root(src, lim.MaxItems, differenceNames, 2)
 	if err != nil {
 		return Output{}, err
 	}
 	defer release(doc)
-	if err := wantArrays(doc, m[:2], []string{"/left", "/right"}); err != nil {
+	c, err := object(doc, m[2], "/claim", claimNames, 2)
+	if err != nil {
 		return Output{}, err
 	}
-	var c [2]int
-	if err := object(doc, m[2], "/claim", claimNames, c[:]); err != nil {
-		return Output{}, err
-	}
-	if err := wantArrays(doc, c[:], []string{"/claim/left_only", "/claim/right_only"}); err != nil {
-		return Output{}, err
-	}
-	nodes := [4]int{m[0], m[1], c[0], c[1]}
 	res, err := multiset.CheckDifference(multiset.DifferenceInput[jsontape.Elem, jsontape.Elem]{
-		Left:  elems(doc, nodes[0]),
-		Right: elems(doc, nodes[1]),
-		Claim: multiset.DifferenceClaim[jsontape.Elem]{LeftOnly: elems(doc, nodes[2]), RightOnly: elems(doc, nodes[3])},
+		Left:  elems(doc, m[0]),
+		Right: elems(doc, m[1]),
+		Claim: multiset.DifferenceClaim[jsontape.Elem]{LeftOnly: elems(doc, c[0]), RightOnly: elems(doc, c[1])},
 	}, lim)
 	if err != nil {
 		return Output{}, err

@@ -9,8 +9,7 @@ import (
 )
 
 func executeRational(lim rational.Limits, src string) (Output, error) {
-	var m [3]int
-	doc, err := root(src, len(rationalNames)+1, false, rationalNames, m[:])
+	doc, m, err := root(src, len(rationalNames)+1, rationalNames, 0)
 	if err != nil {
 		return Output{}, err
 	}
