@@ -6,7 +6,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 )
 
-// Addition and subtraction, one function per tier: add64 on words, add128
+// Addition and subtraction, one function per tier: addW on words, add128W
 // on double words, addBig on apd.BigInt, and addLazy, which the evaluator
 // runs in addBig's place. With both operands reduced, every tier but
 // addLazy reduces the sum by Henrici's method: for g = gcd(dx, dy) and
@@ -14,48 +14,10 @@ import (
 // g2 = gcd(t, g), already in lowest terms; the GCDs run on the operands'
 // size, not the product's.
 
-// add returns x + y, or x - y when sub is set.
-func add(x, y *Rat, sub bool) Rat {
-	if z, ok := addWords(x, y, sub); ok {
-		return z
-	}
-	var z Rat
-	var s scratch
-	addBig(&z, x, y, sub, &s)
-	return z
-}
-
-// addWords is add on the word tiers; ok is false when the operands, an
-// intermediate or the result does not fit them.
-func addWords(x, y *Rat, sub bool) (Rat, bool) {
-	if tiers&tier64 != 0 {
-		if z, ok := add64(x, y, sub); ok {
-			return z, true
-		}
-	}
-	if tiers&tier128 != 0 {
-		return add128(x, y, sub)
-	}
-	return Rat{}, false
-}
-
-// add64 is add for parts below 2^64.
-func add64(x, y *Rat, sub bool) (Rat, bool) {
-	nx, negx, dx, ny, negy, dy, ok := pair64(x, y)
-	if !ok {
-		return Rat{}, false
-	}
-	n, neg, d, ok := addW(nx, negx, dx, ny, negy != sub, dy)
-	if !ok {
-		return Rat{}, false
-	}
-	return rat64(n, neg, d), true
-}
-
-// addW is add64's arithmetic on words: nx/dx + ny/dy, each negated when
-// its neg is set, both in lowest terms. The sum, in lowest terms, is n/d
-// negated when neg (n = 0 gives d = 1 and neg false); ok is false when an
-// intermediate or the result does not fit a word.
+// addW is addition on words: nx/dx + ny/dy, each negated when its neg is
+// set, both in lowest terms. The sum, in lowest terms, is n/d negated when
+// neg (n = 0 gives d = 1 and neg false); ok is false when an intermediate
+// or the result does not fit a word.
 func addW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64) (n uint64, neg bool, d uint64, ok bool) {
 	// A sum's denominator against the next small one (a partial harmonic
 	// sum and k), and t below against g, can differ by most of a word.
@@ -96,19 +58,6 @@ func addW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64) (n uint64, 
 		return 0, false, 0, false
 	}
 	return t, neg, d, true
-}
-
-// add128 is add for parts below 2^128.
-func add128(x, y *Rat, sub bool) (Rat, bool) {
-	nx, negx, dx, ny, negy, dy, ok := pair128(x, y)
-	if !ok {
-		return Rat{}, false
-	}
-	n, neg, d, ok := add128W(nx, negx, dx, ny, negy != sub, dy)
-	if !ok {
-		return Rat{}, false
-	}
-	return rat128(n, neg, d), true
 }
 
 // add128W is addW on double words.

@@ -180,13 +180,18 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	v, top, zd, err := l.evaluate(in.Expression)
+	// The machine's workspace, if it takes one, serves the arithmetic on
+	// the claim too; every return below hands it back (a defer measured
+	// 0.4% more instructions on the seed example).
+	var m machine
+	v, top, zd, err := m.evaluate(l, in.Expression)
 	if err != nil {
+		m.release()
 		return Result{}, err
 	}
 	r := Result{ReferenceVersion: ReferenceVersion, expression: in.Expression}
 	if zd != nil {
-		claim, _ := claimValue(in.ClaimedValue, spans)
+		claim, _ := claimValue(in.ClaimedValue, spans, m.scratch())
 		r.Reason = DivisionByZero
 		r.FirstDiscrepancy = &Discrepancy{
 			Field:          FieldExpression,
@@ -195,6 +200,7 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 			Position:       zd.Position,
 			DivisorText:    zd.DivisorText,
 		}
+		m.release()
 		return r, nil
 	}
 	r.Value = &v
@@ -212,11 +218,11 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 	if same {
 		canonical = (spans.Den == len(in.ClaimedValue)) == integer
 	} else {
-		claim, canonical = claimValue(in.ClaimedValue, spans)
+		claim, canonical = claimValue(in.ClaimedValue, spans, m.scratch())
 	}
 	switch {
 	case !same && !v.equal(&claim):
-		diff := add(&v, &claim, true)
+		diff := arith(opSub, &v, &claim, m.scratch())
 		r.Reason = ValueMismatch
 		r.FirstDiscrepancy = &Discrepancy{
 			Field:          FieldClaimedValue,
@@ -239,12 +245,14 @@ func CheckRational(in Input, lim Limits) (Result, error) {
 	default:
 		r.Valid = true
 	}
+	m.release()
 	return r, nil
 }
 
 // claimValue is the value of a claimed value that passed step 3, reduced
-// ("2/4" is 1/2, "-0" is 0), with whether s is its canonical form.
-func claimValue(s string, c rattext.ClaimSpans) (Rat, bool) {
+// ("2/4" is 1/2, "-0" is 0), with whether s is its canonical form; sc
+// holds the temporaries.
+func claimValue(s string, c rattext.ClaimSpans, sc *scratch) (Rat, bool) {
 	numStart, numEnd, denStart := c.Num, c.NumEnd, c.Den
 	n := literal(s[numStart:numEnd])
 	if numStart > 0 {
@@ -261,9 +269,9 @@ func claimValue(s string, c rattext.ClaimSpans) (Rat, bool) {
 	// big parts) is not needed.
 	d := literal(s[denStart:])
 	var g apd.BigInt
-	gcd(&g, &n.num, &d.num, nil)
+	gcd(&g, &n.num, &d.num, sc)
 	if !isOne(&g) {
-		return mul(&n, &d, true), false
+		return arith(opQuo, &n, &d, sc), false
 	}
 	if isOne(&d.num) {
 		return n, false

@@ -18,6 +18,14 @@ type (
 	ZeroDivision = zeroDivision
 )
 
+// evaluate is the machine's evaluate, for the normalised limits l, with
+// the workspace returned.
+func (l Limits) evaluate(src string) (Rat, slot, *zeroDivision, *claimcheck.Error) {
+	var m machine
+	defer m.release()
+	return m.evaluate(l, src)
+}
+
 // Parse runs steps 2, 5 and 6 of the check order with DefaultLimits.
 func Parse(src string) (*Expr, error) { return Limits{}.Parse(src) }
 
@@ -100,7 +108,7 @@ func NewRat(num, den int64) Rat {
 	var n, d Rat
 	n.num.SetInt64(num)
 	d.num.SetInt64(den)
-	return mul(&n, &d, true)
+	return arith(opQuo, &n, &d, new(scratch))
 }
 
 // ratio returns n/d reduced; d must not be 0.
@@ -108,12 +116,12 @@ func ratio(n, d *apd.BigInt) Rat {
 	var x, y Rat
 	x.num.Set(n)
 	y.num.Set(d)
-	return mul(&x, &y, true)
+	return arith(opQuo, &x, &y, new(scratch))
 }
 
-func (x Rat) Add(y Rat) Rat { return add(&x, &y, false) }
-func (x Rat) Sub(y Rat) Rat { return add(&x, &y, true) }
-func (x Rat) Mul(y Rat) Rat { return mul(&x, &y, false) }
+func (x Rat) Add(y Rat) Rat { return arith(opAdd, &x, &y, new(scratch)) }
+func (x Rat) Sub(y Rat) Rat { return arith(opSub, &x, &y, new(scratch)) }
+func (x Rat) Mul(y Rat) Rat { return arith(opMul, &x, &y, new(scratch)) }
 func (x Rat) Neg() Rat      { return x.neg() }
 
 // Quo panics when y is 0, as math/big.Rat.Quo does.
@@ -121,7 +129,7 @@ func (x Rat) Quo(y Rat) Rat {
 	if y.Sign() == 0 {
 		panic("rational: division by zero")
 	}
-	return mul(&x, &y, true)
+	return arith(opQuo, &x, &y, new(scratch))
 }
 
 func (x Rat) Equal(y Rat) bool         { return x.equal(&y) }
@@ -199,6 +207,6 @@ func (l Limits) parseClaim(s string) (Rat, bool, *claimcheck.Error) {
 	if c.Num, c.NumEnd, c.Den, err = rattext.Claim(s, l.MaxValueDigits); err != nil {
 		return Rat{}, false, err
 	}
-	v, canonical := claimValue(s, c)
+	v, canonical := claimValue(s, c, new(scratch))
 	return v, canonical, nil
 }

@@ -9,14 +9,13 @@ import (
 )
 
 // The greatest common divisor, one function per tier: gcd128 on double
-// words (on gcd64, the binary GCD, once both fit one word), modWord then
-// gcd64 for a large number and a word, and Lehmer's algorithm (lehmer.go)
-// for the rest.
+// words (on gcd64, the binary GCD, once both fit one word), and Lehmer's
+// algorithm (lehmer.go) for the rest, which ends, once an operand fits a
+// word, with one remainder by the word and gcd64.
 
-// gcd sets z to gcd(|a|, |b|), gcd(0, b) = |b|. The word tiers come first,
-// as they need no temporaries: operands below 2^128, then an operand of one
-// word against any other (one remainder by the word, then the binary GCD).
-// s, if not nil, is the scratch z belongs to (see keepSet).
+// gcd sets z to gcd(|a|, |b|), gcd(0, b) = |b|, using s for temporaries.
+// Operands below 2^128 take the word tier, which needs none. z keeps its
+// heap storage, if it has some (see keepSet).
 func gcd(z, a, b *apd.BigInt, s *scratch) {
 	if tiers&tier128 != 0 {
 		if av, _, ok := parts128(a); ok {
@@ -26,25 +25,15 @@ func gcd(z, a, b *apd.BigInt, s *scratch) {
 			}
 		}
 	}
-	if tiers&tierGCDWord != 0 {
-		if w, _, ok := parts(a); ok && w != 0 {
-			keepSet(z, u128{0, gcd64(modWord(b, w), w)}, s)
-			return
-		}
-		if w, _, ok := parts(b); ok && w != 0 {
-			keepSet(z, u128{0, gcd64(modWord(a, w), w)}, s)
-			return
-		}
-	}
-	gcdLehmer(z, a, b)
+	gcdLehmer(z, a, b, &s.lehmer)
 }
 
-// keepSet sets z to v. A z of the scratch s keeps its heap storage, if it
-// has some: apd's word setters move a value inline and drop the storage,
-// which the next GCD past the word tiers into z (s.g or s.g2) would
-// allocate again.
+// keepSet sets z to v, through s's word buffer. z keeps its heap storage,
+// if it has some: apd's word setters move a value inline and drop the
+// storage, which the next GCD past the word tiers into z (the scratch's g
+// or g2) would allocate again.
 func keepSet(z *apd.BigInt, v u128, s *scratch) {
-	if s == nil || z.Size() == inlineSize {
+	if z.Size() == inlineSize {
 		setU128(z, v, false)
 		return
 	}
@@ -150,20 +139,4 @@ func modBits(w []big.Word, m uint64) uint64 {
 		}
 	}
 	return r
-}
-
-// pair64 is parts64 of both operands; ok is false unless both fit.
-func pair64(x, y *Rat) (nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64, ok bool) {
-	if nx, negx, dx, ok = x.parts64(); ok {
-		ny, negy, dy, ok = y.parts64()
-	}
-	return
-}
-
-// pair128 is parts128 of both operands; ok is false unless both fit.
-func pair128(x, y *Rat) (nx u128, negx bool, dx, ny u128, negy bool, dy u128, ok bool) {
-	if nx, negx, dx, ok = x.parts128(); ok {
-		ny, negy, dy, ok = y.parts128()
-	}
-	return
 }

@@ -3,54 +3,35 @@ package rational
 import (
 	"math/big"
 	"math/bits"
-	"sync"
 
 	"github.com/cockroachdb/apd/v3"
 )
 
 // gcdLehmer sets z to gcd(|a|, |b|) by Lehmer's algorithm (Knuth, TAOCP
 // vol. 2, 4.5.2, Algorithm L, with Collins' stopping condition as Jebelean
-// gives it), on temporaries from a pool: math/big's GCD computes the same
-// way but allocates its temporaries at every call.
-func gcdLehmer(z, a, b *apd.BigInt) {
+// gives it), on l's temporaries: math/big's GCD computes the same way but
+// allocates its temporaries at every call.
+func gcdLehmer(z, a, b *apd.BigInt, l *lehmer) {
 	var va, vb big.Int
 	va.SetBits(a.Bits()) // views: |a| and |b|, read only
 	vb.SetBits(b.Bits())
-	l := lehmers.Get().(*lehmer)
 	l.gcd(&va, &vb)
 	z.SetMathBigInt(l.x)
-	l.release()
 }
 
-// A lehmer holds the temporaries of one GCD: the remainders x >= y, and
-// the products and scalar of a multiprecision step.
+// A lehmer holds the temporaries of a GCD, part of a workspace's scratch:
+// the remainders x >= y, and the products and scalar of a multiprecision
+// step. Its zero value is ready for use.
 type lehmer struct {
-	x, y, t, u, v, w, k *big.Int
+	x, y, t, u, v, w, k *big.Int // ints, in the roles of the current step
 	ints                [7]big.Int
-}
-
-var lehmers = sync.Pool{New: func() any {
-	l := new(lehmer)
-	l.x, l.y, l.t, l.u, l.v, l.w, l.k = &l.ints[0], &l.ints[1], &l.ints[2], &l.ints[3], &l.ints[4], &l.ints[5], &l.ints[6]
-	return l
-}}
-
-// maxLehmerWords bounds the temporaries the pool keeps: room for the GCD of
-// two products of values at the default digit limit (the parts of a lazy
-// sum before it is reduced, see addLazy), math/big's spare words included.
-const maxLehmerWords = 4 * (500*log2TenAbove/10000/bits.UintSize + 1)
-
-func (l *lehmer) release() {
-	for i := range l.ints {
-		if cap(l.ints[i].Bits()) > maxLehmerWords {
-			return
-		}
-	}
-	lehmers.Put(l)
 }
 
 // gcd leaves gcd(|a|, |b|) in l.x.
 func (l *lehmer) gcd(a, b *big.Int) {
+	if l.x == nil {
+		l.x, l.y, l.t, l.u, l.v, l.w, l.k = &l.ints[0], &l.ints[1], &l.ints[2], &l.ints[3], &l.ints[4], &l.ints[5], &l.ints[6]
+	}
 	l.x.Abs(a)
 	l.y.Abs(b)
 	if l.x.CmpAbs(l.y) < 0 {

@@ -3,6 +3,7 @@ package rational
 import (
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
@@ -85,18 +86,19 @@ func TestGCDIsMathBigGCD(t *testing.T) {
 		pair{two, new(big.Int).Rsh(two, 200), "powers of two"},
 		pair{fib(700), fib(701), "consecutive Fibonacci numbers"},
 		pair{fib(700), fib(700), "equal"},
-		pair{fib(5000), fib(5001), "past what the pool keeps"},
+		pair{fib(5000), fib(5001), "1,045 digits, past the default digit limit"},
 	)
 	for _, ts := range tierSets {
 		withTiers(ts.set, func() {
 			var z, x, y apd.BigInt
-			var s scratch // its g: a result of every size into one BigInt
+			var s scratch  // its g: a result of every size into one BigInt
+			var zs scratch // z's temporaries
 			for _, p := range pairs {
 				x.SetMathBigInt(p.a)
 				y.SetMathBigInt(p.b)
 				want := new(big.Int).GCD(nil, nil, new(big.Int).Abs(p.a), new(big.Int).Abs(p.b))
 				for _, o := range [][2]*apd.BigInt{{&x, &y}, {&y, &x}} {
-					gcd(&z, o[0], o[1], nil)
+					gcd(&z, o[0], o[1], &zs)
 					gcd(&s.g, o[0], o[1], &s)
 					if z.MathBigInt().Cmp(want) != 0 || s.g.MathBigInt().Cmp(want) != 0 {
 						t.Fatalf("tiers=%s, %s: gcd(%v, %v) = %v, %v, want %v", ts.name, p.why, o[0], o[1], &z, &s.g, want)
@@ -115,7 +117,7 @@ func TestGCDKeepsItsOperands(t *testing.T) {
 	var x, y, z apd.BigInt
 	x.SetMathBigInt(a)
 	y.SetMathBigInt(b)
-	gcd(&z, &x, &y, nil)
+	gcd(&z, &x, &y, new(scratch))
 	z.Add(&z, &z)
 	if x.MathBigInt().Cmp(a) != 0 || y.MathBigInt().Cmp(b) != 0 {
 		t.Fatalf("operands changed: %v, %v", &x, &y)
@@ -131,8 +133,9 @@ func BenchmarkGCD(b *testing.B) {
 	ay.SetMathBigInt(y)
 	b.Run("lehmer", func(b *testing.B) {
 		b.ReportAllocs()
+		var l lehmer
 		for b.Loop() {
-			gcdLehmer(&z, &ax, &ay)
+			gcdLehmer(&z, &ax, &ay, &l)
 		}
 	})
 	b.Run("math-big", func(b *testing.B) {
@@ -144,12 +147,12 @@ func BenchmarkGCD(b *testing.B) {
 }
 
 // TestBigPathsAllocateNothing: in steady state, gcd past the word tiers
-// (its temporaries pooled) and the exact division by a divisor of several
-// words (its remainder kept in the scratch, which apd would otherwise move
-// inline and so drop) allocate nothing.
+// (its temporaries in the scratch) and the exact division by a divisor of
+// several words (its remainder kept in the scratch, which apd would
+// otherwise move inline and so drop) allocate nothing.
 func TestBigPathsAllocateNothing(t *testing.T) {
 	if testutil.RaceEnabled {
-		t.Skip("sync.Pool drops items at random under the race detector")
+		t.Skip("under the race detector math/big's division allocates (quoExact: one allocation per call)")
 	}
 	x, _ := new(big.Int).SetString("1446663627952035116022151804310413144771112345678901234567890", 10)
 	y, _ := new(big.Int).SetString("2788815009188499086581352357412492142272098765432109876543210", 10)
@@ -174,14 +177,14 @@ func TestBigPathsAllocateNothing(t *testing.T) {
 		name string
 		f    func()
 	}{
-		{"gcd", func() { gcd(&z, &ax, &ay, nil) }},
+		{"gcd", func() { gcd(&z, &ax, &ay, &s) }},
 		// keepSet: the word result does not cost g its heap storage.
 		{"gcd of words, then past them, into the scratch", func() { gcd(&s.g, &ax, &six, &s); gcd(&s.g, &p, &ag, &s) }},
 		{"quoExact", func() { quoExact(&s.n, &p, &ag, &s) }},
 		// apd's QuoRem of two words moves its remainder inline: the small
 		// division must not cost the large one its remainder's storage.
 		{"quoExact of words, then past them", func() { quoExact(&s.q, &six, &three, &s); quoExact(&s.n, &p, &ag, &s) }},
-		{"gcd of two 1,000-digit products", func() { gcd(&z, &bigA, &bigB, nil) }},
+		{"gcd of two 1,000-digit products", func() { gcd(&z, &bigA, &bigB, &s) }},
 	} {
 		c.f()
 		if n := testing.AllocsPerRun(100, c.f); n != 0 {
@@ -190,5 +193,45 @@ func TestBigPathsAllocateNothing(t *testing.T) {
 	}
 	if s.n.Cmp(&ax) != 0 {
 		t.Fatalf("quoExact: %v, want %v", &s.n, &ax)
+	}
+}
+
+// TestWorkspaceKeep: a workspace goes back to the pool after the largest
+// checks within DefaultLimits (500-digit values, a lazy sum's unreduced
+// parts past the limit, the deepest stack of operands), and not after a
+// check whose raised limits grew its operands or its big temporaries past
+// what the default limits need.
+func TestWorkspaceKeep(t *testing.T) {
+	// 1/(f*3) + 1/(f*5) for a 498-digit f: unreduced parts of up to 997
+	// digits, whose GCD reduces them to 8/(15f), within the limit.
+	f := "1" + strings.Repeat("0", 496) + "3"
+	lazy := "1/(" + f + "*3) + 1/(" + f + "*5)"
+	deep := strings.Repeat("1-(", 64) + "1" + strings.Repeat(")", 64)
+	literal := strings.Repeat("9", 5000)
+	for _, c := range []struct {
+		src  string
+		lim  Limits
+		keep bool
+		why  string
+	}{
+		{digits500(), Limits{}, true, "500-digit literals and their GCD"},
+		{bigSum(), Limits{}, true, "a sum past 128 bits over 70 terms"},
+		{lazy, Limits{}, true, "a lazy sum's parts past the digit limit, then reduced"},
+		{deep, Limits{}, true, "the deepest nesting of operands"},
+		{literal + "*" + literal, Limits{MaxValueDigits: 20_000}, false, "10,000-digit products"},
+		{strings.Repeat("1-(", 4000) + "1" + strings.Repeat(")", 4000), Limits{MaxDepth: 4096, MaxTokens: 20_000, MaxExpressionBytes: 50_000},
+			false, "4,000 nested operands"},
+	} {
+		var m machine
+		if _, _, _, err := m.evaluate(c.lim.norm(), c.src); err != nil {
+			t.Fatalf("%s: %v", c.why, err)
+		}
+		if m.ws == nil {
+			t.Fatalf("%s: no workspace taken", c.why)
+		}
+		if got := m.ws.keep(); got != c.keep {
+			t.Errorf("%s: keep = %v, want %v", c.why, got, c.keep)
+		}
+		m.release()
 	}
 }

@@ -2,57 +2,16 @@ package rational
 
 import "math/bits"
 
-// Multiplication and division, one function per tier: mul64 on words,
-// mul128 on double words, mulBig on apd.BigInt. With both operands reduced, every tier
-// cross-cancels: for g1 = gcd(nx, dy) and g2 = gcd(ny, dx), the product is
-// (nx/g1)*(ny/g2) / ((dx/g2)*(dy/g1)), already in lowest terms; the GCDs
-// run on the operands' size. A quotient is the product by y's reciprocal:
-// y's numerator and denominator swap.
+// Multiplication and division, one function per tier: mulW on words,
+// mul128W on double words, mulBig on apd.BigInt. With both operands
+// reduced, every tier cross-cancels: for g1 = gcd(nx, dy) and
+// g2 = gcd(ny, dx), the product is (nx/g1)*(ny/g2) / ((dx/g2)*(dy/g1)),
+// already in lowest terms; the GCDs run on the operands' size. A quotient
+// is the product by y's reciprocal: y's numerator and denominator swap.
 
-// mul returns x * y, or x / y when quo is set (y must not be 0).
-func mul(x, y *Rat, quo bool) Rat {
-	if z, ok := mulWords(x, y, quo); ok {
-		return z
-	}
-	var z Rat
-	var s scratch
-	mulBig(&z, x, y, quo, &s)
-	return z
-}
-
-// mulWords is mul for a zero operand and on the word tiers; ok is false
-// when the operands or the result does not fit them.
-func mulWords(x, y *Rat, quo bool) (Rat, bool) {
-	if x.Sign() == 0 || y.Sign() == 0 {
-		return Rat{}, true
-	}
-	if tiers&tier64 != 0 {
-		if z, ok := mul64(x, y, quo); ok {
-			return z, true
-		}
-	}
-	if tiers&tier128 != 0 {
-		return mul128(x, y, quo)
-	}
-	return Rat{}, false
-}
-
-// mul64 is mul for parts below 2^64.
-func mul64(x, y *Rat, quo bool) (Rat, bool) {
-	nx, negx, dx, ny, negy, dy, ok := pair64(x, y)
-	if !ok {
-		return Rat{}, false
-	}
-	n, neg, d, ok := mulW(nx, negx, dx, ny, negy, dy, quo)
-	if !ok {
-		return Rat{}, false
-	}
-	return rat64(n, neg, d), true
-}
-
-// mulW is mul64's arithmetic on words: nx/dx times ny/dy (divided by it
-// when quo is set), each negated when its neg is set, both in lowest terms
-// and not 0. The product, in lowest terms, is n/d negated when neg; ok is
+// mulW is multiplication on words: nx/dx times ny/dy (divided by it when
+// quo is set), each negated when its neg is set, both in lowest terms and
+// not 0. The product, in lowest terms, is n/d negated when neg; ok is
 // false when it does not fit words.
 func mulW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64, quo bool) (n uint64, neg bool, d uint64, ok bool) {
 	if quo {
@@ -71,19 +30,6 @@ func mulW(nx uint64, negx bool, dx, ny uint64, negy bool, dy uint64, quo bool) (
 		return 0, false, 0, false
 	}
 	return n, negx != negy, d, true
-}
-
-// mul128 is mul for parts below 2^128.
-func mul128(x, y *Rat, quo bool) (Rat, bool) {
-	nx, negx, dx, ny, negy, dy, ok := pair128(x, y)
-	if !ok {
-		return Rat{}, false
-	}
-	n, neg, d, ok := mul128W(nx, negx, dx, ny, negy, dy, quo)
-	if !ok {
-		return Rat{}, false
-	}
-	return rat128(n, neg, d), true
 }
 
 // mul128W is mulW on double words.

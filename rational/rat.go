@@ -2,6 +2,7 @@ package rational
 
 import (
 	"math/big"
+	"math/bits"
 	"sync/atomic"
 
 	"github.com/cockroachdb/apd/v3"
@@ -76,32 +77,34 @@ func (x *Rat) neg() Rat {
 
 // Arithmetic runs on three tiers: numerators and denominators below 2^64 on
 // words, below 2^128 on double words (apd.BigInt stores those inline, so
-// neither tier allocates), and apd.BigInt for the rest, whose GCDs have a
-// path of their own for an operand of one word and run Lehmer's algorithm
-// on pooled temporaries past it (lehmer.go). Past the word tiers the
-// evaluator leaves sums out of lowest terms (addLazy), reducing them only
-// where the digit limit or a product needs it and at the end. Each
-// operation (add.go, mul.go, gcd.go) is written once per tier, all in one
-// file; a tier reports a result that does not fit it, and the next tier
-// computes it. The evaluator (machine.apply, applyWords, applyBig in
-// expr.go) keeps values of the word tiers, literals included, in words on
-// its stack and calls their arithmetic (addW, add128W, mulW, mul128W)
-// directly, building an apd.BigInt only for a value past them.
-// BenchmarkTiers measures what each path earns.
+// neither tier allocates), and apd.BigInt for the rest, whose GCDs run
+// Lehmer's algorithm on the workspace's temporaries (lehmer.go). Past the
+// word tiers the evaluator leaves sums out of lowest terms (addLazy),
+// reducing them only where the digit limit or a product needs it and at
+// the end. Each operation (add.go, mul.go, gcd.go) is written once per
+// tier; wordOp chooses the word tier, and a result that does not fit the
+// word tiers is computed on apd.BigInt. The evaluator (machine.apply,
+// applyWords, applyBig in expr.go) keeps values of the word tiers,
+// literals included, in words on its stack and calls wordOp on them
+// directly (its fast path addW and mulW), building an apd.BigInt only for
+// a value past them.
+//
+// A tier stays only where BenchmarkTiers shows that turning it off costs
+// at least 10% more time or more allocations on some case;
+// docs/performance.md has the measurements.
 
 type tierSet uint8
 
 const (
-	tier64      tierSet = 1 << iota // add64, mul64
-	tier128                         // add128, mul128, gcd128
-	tierGCDWord                     // gcd of a large number and a word
+	tier64      tierSet = 1 << iota // addW, mulW
+	tier128                         // add128W, mul128W, gcd128
 	tierLazySum                     // sums past the word tiers left unreduced (machine.applyBig)
 )
 
 // tiers are the paths in use before apd.BigInt's. It is a variable only so
 // that the tests can check each path alone and BenchmarkTiers can measure
 // it against the others; the package never changes it.
-var tiers = tier64 | tier128 | tierGCDWord | tierLazySum
+var tiers = tier64 | tier128 | tierLazySum
 
 // parts returns |b| as a uint64 and b's sign when |b| < 2^64.
 func parts(b *apd.BigInt) (v uint64, neg bool, ok bool) {
@@ -183,19 +186,84 @@ func isOne(b *apd.BigInt) bool {
 	return ok && !neg && v == 1
 }
 
-// scratch holds the temporaries of addBig and mulBig. An evaluation reuses
-// one scratch for all its operations, so that their heap storage grows once.
-// No value in a scratch is ever part of a Rat outside it: results are
-// swapped out of n and d into a destination whose previous storage is dead,
-// and that storage is what the scratch keeps.
+// scratch holds the temporaries of arithmetic past the word tiers (addBig,
+// mulBig, reduce, gcd). A check reuses one scratch for all its operations,
+// and the workspace pool reuses it across checks, so that their heap
+// storage grows once. No value in a scratch is ever part of a Rat outside
+// it: results are swapped out of n and d into a destination whose previous
+// storage is dead, and that storage is what the scratch keeps.
 type scratch struct {
 	g, g2, p, q, r, s, n, d apd.BigInt
+	lehmer                  lehmer
 	word                    [4]big.Word
 	wordInt                 big.Int // keepSet's, on word
 
 	// The Rats of the evaluation stack's operands (see machine), reused
 	// across evaluations.
 	rats []Rat
+}
+
+// words returns the most words any of s's big temporaries has room for.
+func (s *scratch) words() int {
+	n := 0
+	for _, b := range [...]*apd.BigInt{&s.g, &s.g2, &s.p, &s.q, &s.r, &s.s, &s.n, &s.d} {
+		n = max(n, cap(b.Bits()))
+	}
+	for i := range s.lehmer.ints {
+		n = max(n, cap(s.lehmer.ints[i].Bits()))
+	}
+	return n
+}
+
+// wordsOf returns the words of a number of n decimal digits, at most.
+func wordsOf(n int) int { return int(int64(n)*log2TenAbove/10000/bits.UintSize) + 1 }
+
+// arith returns x op y, for x and y in lowest terms and y not 0 for opQuo:
+// on the word tiers when they hold the operands and the result, else on
+// apd.BigInt with s's temporaries.
+func arith(op opcode, x, y *Rat, s *scratch) Rat {
+	var xw, yw slot
+	if xw.setRat(x) && yw.setRat(y) {
+		if n, neg, d, ok := wordOp(op, &xw, &yw); ok {
+			return rat128(n, neg, d)
+		}
+	}
+	var z Rat
+	switch {
+	case op <= opSub:
+		addBig(&z, x, y, op == opSub, s)
+	case x.Sign() != 0 && y.Sign() != 0:
+		mulBig(&z, x, y, op == opQuo, s)
+	}
+	return z
+}
+
+// wordOp is x op y on the word tiers in use, for small x and y (y not 0
+// for opQuo): on words when their parts and every intermediate are below
+// 2^64, else on double words. ok is false when the result does not fit the
+// tiers in use.
+func wordOp(op opcode, x, y *slot) (n u128, neg bool, d u128, ok bool) {
+	if op >= opMul && (x.n.isZero() || y.n.isZero()) {
+		return u128{}, false, one128, true
+	}
+	if tiers&tier64 != 0 && x.n.hi|x.d.hi|y.n.hi|y.d.hi == 0 {
+		var n64, d64 uint64
+		if op <= opSub {
+			n64, neg, d64, ok = addW(x.n.lo, x.neg, x.d.lo, y.n.lo, y.neg != (op == opSub), y.d.lo)
+		} else {
+			n64, neg, d64, ok = mulW(x.n.lo, x.neg, x.d.lo, y.n.lo, y.neg, y.d.lo, op == opQuo)
+		}
+		if ok {
+			return u128{0, n64}, neg, u128{0, d64}, true
+		}
+	}
+	switch {
+	case tiers&tier128 == 0:
+		return u128{}, false, u128{}, false
+	case op <= opSub:
+		return add128W(x.n, x.neg, x.d, y.n, y.neg != (op == opSub), y.d)
+	}
+	return mul128W(x.n, x.neg, x.d, y.n, y.neg, y.d, op == opQuo)
 }
 
 // quoExact sets z to x/y, which is exact. A divisor of one word leaves a

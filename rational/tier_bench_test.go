@@ -14,11 +14,10 @@ var tierSets = []struct {
 	name string
 	set  tierSet
 }{
-	{"all", tier64 | tier128 | tierGCDWord | tierLazySum},
-	{"no64", tier128 | tierGCDWord | tierLazySum},
-	{"no128", tier64 | tierGCDWord | tierLazySum},
-	{"noGCDWord", tier64 | tier128 | tierLazySum},
-	{"noLazySum", tier64 | tier128 | tierGCDWord},
+	{"all", tier64 | tier128 | tierLazySum},
+	{"no64", tier128 | tierLazySum},
+	{"no128", tier64 | tierLazySum},
+	{"noLazySum", tier64 | tier128},
 	{"none", 0},
 }
 

@@ -138,7 +138,7 @@ func testArithmeticAroundWordSizes(t *testing.T, n int) {
 		}
 		check("-x", x.Neg(), new(big.Rat).Neg(bx))
 		var g apd.BigInt
-		gcd(&g, &x.num, &y.num, nil)
+		gcd(&g, &x.num, &y.num, new(scratch))
 		if want := new(big.Int).GCD(nil, nil, new(big.Int).Abs(bx.Num()), new(big.Int).Abs(by.Num())); g.MathBigInt().Cmp(want) != 0 {
 			t.Fatalf("gcd(%v, %v) = %v, want %v", bx.Num(), by.Num(), &g, want)
 		}
