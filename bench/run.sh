@@ -17,6 +17,9 @@
 # scaling and memory rows, each in a process of its own (TestPeakRSS).
 set -euo pipefail
 cd "$(dirname "$0")"
+# The toolchain the README requires (go.mod's toolchain line, which a
+# machine whose GOTOOLCHAIN is local ignores): the tables say which ran.
+export GOTOOLCHAIN=go1.26.10
 out=$(mktemp)
 bin=$(mktemp)
 nat=$(mktemp -d)

@@ -179,7 +179,7 @@ var targets = []target{
 		[]string{"BenchmarkDifference/1000/claimcheck-equality-same-data"}, 1.1, ""},
 }
 
-// The targets against the native anchors (bench/native), issue 21's.
+// The targets against the native anchors (bench/native) and at scale.
 var nativeTargets = []target{
 	{"Execute ÷ C++ On-Demand + absl::flat_hash_map", "BenchmarkExecute/10000/claimcheck-execute",
 		[]string{"BenchmarkExecute/10000/native-od-absl"}, 1.0, ""},
@@ -211,7 +211,7 @@ var nativeTargets = []target{
 
 func printTargets(all map[string]*stats) {
 	printTargetTable(all, targets, "")
-	printTargetTable(all, nativeTargets, "Targets against the native anchors and at scale (issue 21):")
+	printTargetTable(all, nativeTargets, "Targets against the native anchors and at scale:")
 }
 
 // printTargetTable prints the targets whose rows were measured.
