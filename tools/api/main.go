@@ -65,7 +65,7 @@ func main() {
 // file name in api/ and its lines.
 func features(root string) (map[string][]string, error) {
 	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedTypes,
+		Mode: packages.NeedName | packages.NeedTypes | packages.NeedModule,
 		Dir:  root,
 		Env:  append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "GOFLAGS="),
 	}
@@ -74,20 +74,14 @@ func features(root string) (map[string][]string, error) {
 		return nil, err
 	}
 	out := make(map[string][]string)
-	var module string
 	for _, p := range pkgs {
 		if len(p.Errors) > 0 {
 			return nil, fmt.Errorf("%s: %v", p.PkgPath, p.Errors[0])
 		}
-		if module == "" || len(p.PkgPath) < len(module) {
-			module = p.PkgPath
-		}
-	}
-	for _, p := range pkgs {
 		if p.Name == "main" || slices.Contains(strings.Split(p.PkgPath, "/"), "internal") {
 			continue
 		}
-		name := strings.TrimPrefix(strings.TrimPrefix(p.PkgPath, module), "/")
+		name := strings.TrimPrefix(strings.TrimPrefix(p.PkgPath, p.Module.Path), "/")
 		if name == "" {
 			name = p.Name
 		}
