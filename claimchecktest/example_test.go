@@ -168,7 +168,7 @@ func ExampleLimits() {
 	var t T
 	big := make([]int, 20000)
 	fmt.Println(claimchecktest.Equality(t, big, big))
-	fmt.Println(claimchecktest.Equality(t, big, big, claimchecktest.Limits(multiset.DefaultLimits)))
+	fmt.Println(claimchecktest.Equality(t, big, big, claimchecktest.Limits(multiset.DefaultLimits())))
 	// Output:
 	// true
 	// FAIL: claimchecktest.Equality: cannot check the claim: limit_exceeded at /source (max_items): source has more items than max_items (10000)

@@ -70,11 +70,12 @@
 // # Limits
 //
 // Each input array may hold at most MaxItems elements and MaxDistinct
-// distinct values; a zero [Limits] field means [DefaultLimits]', the tool
-// descriptors' 10000 and 10000, and MaxItems is held at 2^30 − 1. Grading
-// code with larger bags raises them:
+// distinct values. A zero (or negative) [Limits] field means the tool's
+// bound, that of [DefaultLimits] (the descriptors' 10000 and 10000), here
+// and wherever a Limits is taken; [NoLimit] means no bound but memory;
+// MaxItems is held at 2^30 − 1. Grading code with larger bags raises them:
 //
-//	res, err := multiset.CheckEquality(in, multiset.Limits{MaxItems: 1 << 20, MaxDistinct: 1 << 20})
+//	res, err := multiset.CheckEquality(in, multiset.Limits{MaxItems: 1 << 20, MaxDistinct: multiset.NoLimit})
 //
 // # Guarantees
 //

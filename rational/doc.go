@@ -52,7 +52,8 @@
 // Determinism: the answer depends on the input and the limits only; the JSON
 // form of a [Result] is the same bytes every time.
 //
-// Limits ([Limits], whose zero fields are those of [DefaultLimits]): 4096
+// Limits ([Limits]; a zero or negative field means the tool's bound, that
+// of [DefaultLimits], here and wherever a Limits is taken): 4096
 // bytes per expression, 1024 tokens, nesting depth 64 (open parentheses plus
 // pending unary minus), 500 digits per literal, per part of the claim and
 // per numerator or denominator of every reduced intermediate value. Over a

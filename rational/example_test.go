@@ -63,16 +63,18 @@ func ExampleLimits() {
 	// Output: limit_exceeded max_depth 2
 }
 
-// DefaultLimits is read at every call: a program may lower the limits of
-// all its checks at once.
+// DefaultLimits is what a zero field of Limits stands for: the tool's
+// limits. A check with other bounds passes its own.
 func ExampleDefaultLimits() {
-	saved := rational.DefaultLimits
-	defer func() { rational.DefaultLimits = saved }()
+	fmt.Printf("%+v\n", rational.DefaultLimits())
 
-	rational.DefaultLimits.MaxTokens = 3
-	_, err := rational.CheckRational(rational.Input{Expression: "1 + 2 + 3", ClaimedValue: "6"}, rational.Limits{})
-	fmt.Println(errors.Is(err, claimcheck.ErrLimitExceeded))
-	// Output: true
+	lim := rational.DefaultLimits()
+	lim.MaxTokens = 3
+	_, err := rational.CheckRational(rational.Input{Expression: "1 + 2 + 3", ClaimedValue: "6"}, lim)
+	fmt.Println(err)
+	// Output:
+	// {MaxExpressionBytes:4096 MaxTokens:1024 MaxDepth:64 MaxValueDigits:500}
+	// limit_exceeded at /expression, position 6 (max_tokens): more than 3 tokens
 }
 
 // T stands in for *testing.T, so that the example's output can be checked.
