@@ -64,8 +64,7 @@
 // or not exact (code invalid_input, with the element's JSON Pointer path,
 // such as /source/3), or an array over a [Limits] value (code
 // limit_exceeded, with the array's path and the limit's name), in the order
-// of [CheckEquality] and [CheckDifference] (docs/contract.md §6 in the
-// repository).
+// of [CheckEquality] and [CheckDifference].
 //
 // # Limits
 //
@@ -101,6 +100,9 @@
 // table, of at most 64 MiB (about 1.5 million distinct values) with its
 // copy, which the next collection frees. Larger tables are not kept.
 //
-// The precedence of errors and the paths they carry are written out in
-// docs/contract.md in the repository.
+// The precedence of errors and the paths they carry are stated above, at
+// [CheckEquality] and [CheckDifference]; see also the contract,
+// [docs/contract.md], which writes out every case.
+//
+// [docs/contract.md]: https://github.com/claimcheck/claimcheck/blob/main/docs/contract.md
 package multiset

@@ -31,8 +31,8 @@ type Limits struct {
 	MaxDistinct int
 }
 
-// NoLimit, as a field of [Limits], bounds nothing: the check is bounded by
-// memory alone (and MaxItems by its hold at 2^30 − 1).
+// NoLimit is the [Limits] field that bounds nothing: the check is bounded
+// by memory alone (and MaxItems by its hold at 2^30 − 1).
 //
 //	multiset.Limits{MaxItems: multiset.NoLimit, MaxDistinct: multiset.NoLimit}
 const NoLimit = math.MaxInt

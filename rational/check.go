@@ -434,7 +434,7 @@ func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil) }
 // on r only.
 //
 // r must be a verdict of [CheckRational], whose document conforms to the
-// tool's output schema (see docs/contract.md in the repository). For any
+// tool's output schema. For any
 // other Result, such as the zero Result, AppendJSON returns dst unchanged
 // and an error saying what is wrong: a ReferenceVersion other than
 // [ReferenceVersion]; a Reason other than "" and the three; a valid result
