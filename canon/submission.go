@@ -15,8 +15,11 @@ import (
 //
 //	{"q1": [2, 2, 3, 3, 5], "q2_a_not_b": ["cherry", "apple"], "q2_b_not_a": [], "q3": "25/12"}
 //
-// A Submission is read once and never changed: its methods may be called
-// from any number of goroutines.
+// Each answer is read on its own: one that is refused (a repeated name, an
+// element that is not a scalar, a number out of range) gives its error
+// when it is asked for, and the others read as they are, so that a fault
+// in one answer costs that answer only. A Submission is read once and never
+// changed: its methods may be called from any number of goroutines.
 type Submission struct {
 	members map[string]*member // for lookup only: nothing iterates it
 }
@@ -24,6 +27,7 @@ type Submission struct {
 // member is one answer of a Submission.
 type member struct {
 	path  string   // its JSON Pointer, "/q1"
+	err   error    // why the answer is refused, at its path; nil when it is read
 	array bool     // the answer is an array
 	elems []Scalar // of an array
 	texts []string // of an array: each element's literal as written
@@ -32,17 +36,22 @@ type member struct {
 
 // ParseSubmission reads data, one JSON document that is an object of
 // answers, with the strictness [ParseArray] has for one array, at every
-// level. The error is an *[claimcheck.Error] with code invalid_input, for
-// the first fault in document order:
+// level. Its error, an *[claimcheck.Error] with code invalid_input and
+// path "", is for a document that cannot be read as answers at all:
 //
 //   - a document that is not JSON (a grammar error, trailing data, a byte
-//     order mark...): path "", the message giving the byte offset;
-//   - a document that is not an object: path "";
-//   - a member name that is not valid Unicode: path "" (the name has no
-//     path of its own);
-//   - a member whose name an earlier member has (which encoding/json would
-//     read as the last one's answer without a word): the member's path,
-//     "/q1";
+//     order mark...), the message giving the byte offset;
+//   - a document that is not an object;
+//   - a member name that is not valid Unicode (the name of no question).
+//
+// A fault inside an answer is that answer's: [Submission.Array],
+// [Submission.String] and [Submission.Scalar] return it for that name, an
+// *[claimcheck.Error] with code invalid_input at its JSON Pointer path in
+// data, the first in document order:
+//
+//   - a name given twice (which encoding/json would read as the last
+//     answer without a word): the member's path, "/q1", whatever either
+//     answer holds;
 //   - an answer that is an object: its path; an array's element that is
 //     not a scalar: the element's path, "/q1/3";
 //   - a string that is not valid UTF-8 or holds a lone-surrogate escape, a
@@ -74,37 +83,34 @@ func ParseSubmission(data []byte, opts ...Option) (*Submission, error) {
 			return nil, unicodeFault("member name", src[n.NameStart+1:n.NameEnd-1], errs.Invalid("", "member name is not valid Unicode"))
 		}
 		path := string(jsonwire.AppendPointerToken(nil, name))
-		if _, dup := s.members[name]; dup {
-			return nil, errs.Invalid(path, "duplicate member "+string(jsonwire.AppendString(nil, name))+": the document answers it twice")
+		if m := s.members[name]; m != nil {
+			*m = member{path: path, err: errs.Invalid(path, "duplicate member "+string(jsonwire.AppendString(nil, name))+": the document answers it twice")}
+			continue
 		}
-		m, err := readAnswer(doc, i, path, o)
-		if err != nil {
-			return nil, err
-		}
-		s.members[name] = m
+		s.members[name] = readAnswer(doc, i, path, o)
 	}
 	return s, nil
 }
 
 // readAnswer reads the answer of the member at node i, whose path is path.
-func readAnswer(doc *jsontape.Doc, i int, path string, o options) (*member, error) {
+func readAnswer(doc *jsontape.Doc, i int, path string, o options) *member {
 	n := &doc.Nodes[i]
 	m := &member{path: path}
 	switch n.Kind {
 	case jsontape.Object:
-		return nil, errs.Invalid(path, path+" is an object: an answer is an array of scalars, a string, a number, a boolean or null")
+		m.err = errs.Invalid(path, path+" is an object: an answer is an array of scalars, a string, a number, a boolean or null")
+		return m
 	case jsontape.Array:
 		elems := doc.ArrayElems(i)
-		var err error
-		if m.elems, err = readElems(elems, path, o); err != nil {
-			return nil, err
+		if m.elems, m.err = readElems(elems, path, o); m.err != nil {
+			return m
 		}
 		m.array = true
 		m.texts = make([]string, len(elems))
 		for i := range elems {
 			m.texts[i] = elems[i].Raw
 		}
-		return m, nil
+		return m
 	}
 	e := jsontape.Elem{Raw: doc.Src[n.Start:n.End], Kind: n.Kind, Flags: n.Flags}
 	v, err := elemScalar(&e)
@@ -112,24 +118,34 @@ func readAnswer(doc *jsontape.Doc, i int, path string, o options) (*member, erro
 		err = exactNumber(e.Raw, v)
 	}
 	if err != nil {
-		return nil, errs.At(stringFault(&e, err), path)
+		m.err = errs.At(stringFault(&e, err), path)
+		return m
 	}
 	m.value = v
+	return m
+}
+
+// answer returns the member name, or the error for a missing or refused
+// one.
+func (s *Submission) answer(name string) (*member, error) {
+	m := s.members[name]
+	switch {
+	case m == nil:
+		return nil, missing(name)
+	case m.err != nil:
+		return nil, m.err
+	}
 	return m, nil
 }
 
-// answer returns the member name, or the error for a missing one.
-func (s *Submission) answer(name string) (*member, *claimcheck.Error) {
-	if m := s.members[name]; m != nil {
-		return m, nil
-	}
-	return nil, errs.Invalid(string(jsonwire.AppendPointerToken(nil, name)), "missing member "+string(jsonwire.AppendString(nil, name)))
+func missing(name string) *claimcheck.Error {
+	return errs.Invalid(string(jsonwire.AppendPointerToken(nil, name)), "missing member "+string(jsonwire.AppendString(nil, name)))
 }
 
 // Array returns the answer named name, an array, as Scalars: a new slice,
-// the caller's to change. A missing member and an answer that is not an
-// array are an *[claimcheck.Error] with code invalid_input at the member's
-// path.
+// the caller's to change. The error is an *[claimcheck.Error] with code
+// invalid_input: the answer's fault (see [ParseSubmission]), or a missing
+// member or an answer that is not an array, at the member's path.
 func (s *Submission) Array(name string) ([]Scalar, error) {
 	m, err := s.answer(name)
 	if err != nil {
@@ -142,8 +158,8 @@ func (s *Submission) Array(name string) ([]Scalar, error) {
 }
 
 // String returns the answer named name, a string, as its value (escapes
-// decoded). A missing member and an answer that is not a string are an
-// *[claimcheck.Error] with code invalid_input at the member's path.
+// decoded). The error is as for [Submission.Array], for an answer that is
+// not a string.
 func (s *Submission) String(name string) (string, error) {
 	v, err := s.Scalar(name)
 	if err != nil {
@@ -156,8 +172,8 @@ func (s *Submission) String(name string) (string, error) {
 }
 
 // Scalar returns the answer named name, a scalar (a string, number,
-// boolean or null). A missing member and an answer that is an array are
-// an *[claimcheck.Error] with code invalid_input at the member's path.
+// boolean or null). The error is as for [Submission.Array], for an answer
+// that is an array.
 func (s *Submission) Scalar(name string) (Scalar, error) {
 	m, err := s.answer(name)
 	if err != nil {
@@ -172,7 +188,7 @@ func (s *Submission) Scalar(name string) (Scalar, error) {
 // Literal returns the text the student wrote for element i of the array
 // answer name, as it is in the document: a number's literal (-0e0, 1.50,
 // 9007199254740993), a string's with its quotes and escapes. It is ""
-// when there is no such element. A report that quotes the student shows
+// when there is no such element (or the answer is refused). A report that quotes the student shows
 // this, where the Scalar (0, 1.5, 9007199254740992) is what was compared.
 func (s *Submission) Literal(name string, i int) string {
 	m := s.members[name]
