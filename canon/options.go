@@ -99,7 +99,7 @@ func exactNumber(lit string, s Scalar) error {
 	if !jsonwire.ChangesInteger(lit, s.Float()) {
 		return nil
 	}
-	return errs.Invalid("", "number "+truncate(lit)+" is not exact as a double: it would be read as "+s.Key())
+	return errs.Invalid("", "number "+truncate(lit)+" is not exact as a double: it would become "+s.Key())
 }
 
 // stringFault returns err, the error for element e, with the message of
