@@ -32,6 +32,14 @@ import (
 // significant digits take 64-bit arithmetic; longer ones read their digits
 // from lit, with math/big only for an integer of more than 19 digits.
 func ChangesInteger(lit string, f float64) bool {
+	// Most literals: at most 15 digits and no exponent, the value m/10^k
+	// with m < 10^15 < 2^53. An integer such value is a double; a
+	// fraction is at least 10^-k from every integer, more than half the
+	// spacing of doubles there (below 10^(15-k)·2^-53 < 10^-k/8), so it
+	// rounds to none. Nothing changes, and the literal need not be read.
+	if len(lit) <= 15 && !hasExponent(lit) {
+		return false
+	}
 	n, _ := ParseNumber(lit)
 	if n.Digits == 0 {
 		return false // the literal is zero, and so is f
@@ -62,6 +70,16 @@ func ChangesInteger(lit string, f float64) bool {
 	v.SetString(trimmed, 10)
 	v.Mul(&v, p.Exp(big.NewInt(5), big.NewInt(int64(e)), nil))
 	return v.Rsh(&v, v.TrailingZeroBits()).BitLen() > 53
+}
+
+// hasExponent reports whether a number literal has an exponent.
+func hasExponent(lit string) bool {
+	for i := 0; i < len(lit); i++ {
+		if lit[i]|0x20 == 'e' {
+			return true
+		}
+	}
+	return false
 }
 
 // exactUint reports whether the integer m·10^e, e >= 0, is a double: its
