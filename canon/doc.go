@@ -28,7 +28,7 @@
 // With [ExactNumbers] a reader refuses, at its path, a number whose
 // rounding changes an integer (those two among them), saying what it
 // would have become, so that no answer is graded as a number its writer
-// did not write.
+// did not write. (See also the contract's §1, [docs/contract.md].)
 //
 // # Keys
 //
@@ -62,4 +62,6 @@
 // double, and nothing invalid is repaired. Deterministic: a key depends only on
 // the value. AppendKey does not allocate for null, booleans, integral numbers
 // and strings that need no escapes.
+//
+// [docs/contract.md]: https://github.com/claimcheck/claimcheck/blob/main/docs/contract.md
 package canon
