@@ -1,6 +1,7 @@
 package claimchecktest_test
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -206,4 +207,23 @@ func TestFailNowNeedsFailNow(t *testing.T) {
 		}
 	}()
 	claimchecktest.Equality(h, []int{1}, []int{2}, claimchecktest.FailNow())
+}
+
+// TestJSONNumbersAsWritten: a json.Number element is JSON text, so the
+// student's report shows it as written, in []any (UseNumber) or
+// []json.Number.
+func TestJSONNumbersAsWritten(t *testing.T) {
+	hide := claimchecktest.HideReference()
+	for _, check := range []func(t claimchecktest.TB) bool{
+		func(t claimchecktest.TB) bool {
+			return claimchecktest.Equality(t, []int{1}, decode(`[1, 2.50]`, true), hide)
+		},
+		func(t claimchecktest.TB) bool {
+			return claimchecktest.Equality(t, []int{1}, []json.Number{"1", "2.50"}, hide)
+		},
+	} {
+		if _, report := run(check); !strings.Contains(report, "2.50       1  should not occur  /claim/1") {
+			t.Errorf("2.50 is not shown as written:\n%s", report)
+		}
+	}
 }

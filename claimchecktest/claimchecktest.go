@@ -182,15 +182,24 @@ func claimList[C any](c *config, k int, base string, xs []C) list {
 	if c.sub != nil {
 		answer, _ = c.sub.Array(c.names[k])
 	}
+	boxed, _ := any(xs).([]any)
+	numbers, _ := any(xs).([]json.Number)
+	if answer == nil && boxed == nil && numbers == nil {
+		return l // no literal is known
+	}
 	for i, v := range l.vals {
 		if v.Kind() != canon.Number {
 			continue
 		}
 		text := ""
-		if i < len(answer) && answer[i] == v {
+		switch {
+		case i < len(answer) && answer[i] == v:
 			text = c.sub.Literal(c.names[k], i)
-		} else if n, ok := any(xs[i]).(json.Number); ok {
+		case boxed != nil:
+			n, _ := boxed[i].(json.Number)
 			text = string(n)
+		case numbers != nil:
+			text = string(numbers[i])
 		}
 		if text != "" && text != v.Key() {
 			if l.texts == nil {
