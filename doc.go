@@ -5,7 +5,8 @@
 // verdict and the first discrepancy, never a repaired answer.
 //
 // This package holds the error type that every claimcheck package returns
-// ([Error], with its [Code]s and sentinels). The work is done by:
+// ([Error], with its [Code] and sentinels) and the one sentinel of a
+// rejected claim, [ErrRejected]. The work is done by:
 //
 //   - [github.com/claimcheck/claimcheck/multiset]: CheckEquality and
 //     CheckDifference over bags of JSON scalars, for any element type;
@@ -40,7 +41,10 @@
 // time; JSON is read without recursion, and the rational parser recurses no
 // deeper than its depth limit.
 //
-// The rules — equality of scalars, each tool's decision, which error wins
-// and what paths and positions mean — are written out in docs/contract.md in
-// the repository.
+// Each package's documentation states the rules it applies; the contract,
+// [docs/contract.md], writes them all out in one place: equality of
+// scalars, each tool's decision, which error wins and what paths and
+// positions mean.
+//
+// [docs/contract.md]: https://github.com/claimcheck/claimcheck/blob/main/docs/contract.md
 package claimcheck

@@ -39,6 +39,19 @@ var (
 	ErrUnknownTool   = errors.New(string(UnknownTool))
 )
 
+// ErrRejected is the one sentinel of a verdict that a claim does not hold:
+// the Err method of every result (multiset's EqualityResult and
+// DifferenceResult, rational's Result) returns nil for a valid claim and
+// otherwise an error that wraps ErrRejected, so
+//
+//	errors.Is(res.Err(), claimcheck.ErrRejected)
+//
+// tells a rejected claim from a refused input (an *[Error]) whichever
+// package checked it. A zero result, which a check returns with an error,
+// is no verdict and no pass: its Err wraps ErrRejected too.
+// multiset.ErrRejected and rational.ErrRejected are this same value.
+var ErrRejected = errors.New("claim rejected")
+
 // Error reports input that a tool refuses to check. Every package of
 // claimcheck returns it, always as a pointer, so one errors.As target finds an
 // error from any of them:
@@ -73,8 +86,18 @@ type Error struct {
 // set:
 //
 //	invalid_input at /expression, position 2: unexpected character '^'
+//
+// An Error without a code, which no claimcheck package returns, says so:
+// the zero Error reads "no error code", and one with other fields set
+// reads "no error code at path: message".
 func (e *Error) Error() string {
+	if *e == (Error{}) {
+		return "no error code"
+	}
 	var b strings.Builder
+	if e.Code == "" {
+		b.WriteString("no error code")
+	}
 	b.WriteString(string(e.Code))
 	b.WriteString(" at ")
 	if e.Path == "" {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/internal/testutil"
+	"github.com/claimcheck/claimcheck/multiset"
+	"github.com/claimcheck/claimcheck/rational"
 )
 
 func TestErrorForms(t *testing.T) {
@@ -46,4 +48,45 @@ func TestErrorForms(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestZeroErrorSaysNoCode: an Error without a code, which no package
+// returns, does not read like a real error at the document root.
+func TestZeroErrorSaysNoCode(t *testing.T) {
+	for _, tc := range []struct {
+		err  *claimcheck.Error
+		want string
+	}{
+		{&claimcheck.Error{}, "no error code"},
+		{&claimcheck.Error{Path: "/source/1", Position: claimcheck.NoPosition, Message: "m"}, "no error code at /source/1: m"},
+	} {
+		if got := tc.err.Error(); got != tc.want {
+			t.Errorf("%#v.Error() = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}
+
+// TestOneRejectionSentinel: every result's Err wraps claimcheck.ErrRejected,
+// and the packages' own names for it are the same value, so a caller that
+// matches either name matches every package's rejections.
+func TestOneRejectionSentinel(t *testing.T) {
+	eq, err := multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: []int{1}, Claim: []int{2}}, multiset.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	df, err := multiset.CheckDifference(multiset.DifferenceInput[int, int]{Left: []int{1}}, multiset.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra, err := rational.CheckRational(rational.Input{Expression: "1", ClaimedValue: "2"}, rational.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []error{eq.Err(), df.Err(), ra.Err(), multiset.EqualityResult{}.Err(), rational.Result{}.Err()} {
+		for _, s := range []error{claimcheck.ErrRejected, multiset.ErrRejected, rational.ErrRejected} {
+			if !errors.Is(r, s) {
+				t.Errorf("errors.Is(%q, %v) = false", r, s)
+			}
+		}
+	}
 }

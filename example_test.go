@@ -112,3 +112,38 @@ func ExampleError_MarshalJSON() {
 	//   }
 	// }
 }
+
+// A Code is the wire value of an error's kind; each has a sentinel.
+func ExampleCode() {
+	_, err := multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: make([]int, 3)}, multiset.Limits{MaxItems: 2})
+	var e *claimcheck.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Code, e.Code == claimcheck.LimitExceeded, errors.Is(err, claimcheck.ErrLimitExceeded))
+	}
+	// Output: limit_exceeded true true
+}
+
+// Error's text is the code, the path, the position or limit where set, and
+// the message; an Error without a code says so.
+func ExampleError_Error() {
+	fmt.Println(&claimcheck.Error{Code: claimcheck.InvalidInput, Path: "/expression", Position: 2, Message: "unexpected character '^'"})
+	fmt.Println(&claimcheck.Error{Code: claimcheck.LimitExceeded, Path: "/source", Position: claimcheck.NoPosition, Limit: "max_items", Message: "too many"})
+	fmt.Println(&claimcheck.Error{})
+	// Output:
+	// invalid_input at /expression, position 2: unexpected character '^'
+	// limit_exceeded at /source (max_items): too many
+	// no error code
+}
+
+// ErrRejected is the one sentinel of a rejected claim, whichever package
+// checked it; an input error is not one.
+func ExampleErrRejected() {
+	eq, _ := multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: []int{1}, Claim: []int{2}}, multiset.Limits{})
+	ra, _ := rational.CheckRational(rational.Input{Expression: "1/2", ClaimedValue: "1/3"}, rational.Limits{})
+	_, err := rational.CheckRational(rational.Input{Expression: "1 +", ClaimedValue: "1"}, rational.Limits{})
+	fmt.Println(errors.Is(eq.Err(), claimcheck.ErrRejected), errors.Is(ra.Err(), claimcheck.ErrRejected), errors.Is(err, claimcheck.ErrRejected))
+	fmt.Println(errors.Is(ra.Err(), multiset.ErrRejected)) // one value under three names
+	// Output:
+	// true true false
+	// true
+}

@@ -12,11 +12,23 @@
 // [ParseNumber] (a JSON number literal) build one directly. Everything else — maps,
 // slices, structs, pointers, NaN, ±Inf, invalid UTF-8 — is an *[claimcheck.Error].
 //
+// # Reading a student's JSON
+//
 // [ParseArray] reads a JSON array of scalars from its text with the strict
-// reader of the JSON tools, for an answer that should not go through
-// encoding/json first: that decodes 1e400 to an error and a nil, and invalid
-// UTF-8 or a lone surrogate to U+FFFD, where ParseArray names the element at
-// fault by its JSON Pointer path.
+// reader of the JSON tools, and [ParseSubmission] a whole submission, an
+// object of answers, with the same strictness at every level ([Submission]
+// gives each answer by name). Use them for an answer that should not go
+// through encoding/json first: that decodes 1e400 to an error and a nil,
+// invalid UTF-8 or a lone surrogate to U+FFFD, and a repeated member to
+// the last one's value, where these readers name the value at fault by
+// its JSON Pointer path in the student's document ("/q1/3").
+//
+// By default a number is the double nearest its literal, as the JSON tools
+// compare it: 9007199254740993 reads as 9007199254740992, 1e-400 as 0.
+// With [ExactNumbers] a reader refuses, at its path, a number whose
+// rounding changes an integer (those two among them), saying what it
+// would have become, so that no answer is graded as a number its writer
+// did not write. (See also the contract's §1, [docs/contract.md].)
 //
 // # Keys
 //
@@ -50,4 +62,6 @@
 // double, and nothing invalid is repaired. Deterministic: a key depends only on
 // the value. AppendKey does not allocate for null, booleans, integral numbers
 // and strings that need no escapes.
+//
+// [docs/contract.md]: https://github.com/claimcheck/claimcheck/blob/main/docs/contract.md
 package canon

@@ -246,3 +246,155 @@ func ExampleParseArray() {
 	// invalid_input at /3: number 1e400 is out of the range of a double
 	// [3 2 "x" null] <nil>
 }
+
+// A Kind is a scalar's JSON type; its String is the JSON name.
+func ExampleKind() {
+	for _, v := range []any{nil, false, 1.5, "1.5"} {
+		s, _ := canon.Of(v)
+		fmt.Println(s.Kind(), s.Kind() == canon.Number)
+	}
+	// Output:
+	// null false
+	// boolean false
+	// number true
+	// string false
+}
+
+// NullScalar is the zero Scalar: JSON null, which equals no other kind's
+// value.
+func ExampleNullScalar() {
+	var zero canon.Scalar
+	null := canon.NullScalar()
+	s, _ := canon.StringScalar("null")
+	fmt.Println(null == zero, null == s, null.Key(), s.Key())
+	// Output: true false null "null"
+}
+
+// String and Key are the canonical JSON form, quotes and escapes
+// included; Str is a string scalar's value, and "" for any other kind.
+func ExampleScalar_String() {
+	s, _ := canon.StringScalar("tab\tand \"quote\"")
+	n, _ := canon.ParseNumber("2.50")
+	fmt.Println(s.String())
+	fmt.Println(s.Str())
+	fmt.Printf("%v %q\n", n, n.Str())
+	// Output:
+	// "tab\tand \"quote\""
+	// tab	and "quote"
+	// 2.5 ""
+}
+
+// Str gives a string scalar's value back as it was given.
+func ExampleScalar_Str() {
+	s, _ := canon.StringScalar("é/ü")
+	fmt.Println(s.Str(), len(s.Str()))
+	// Output: é/ü 5
+}
+
+// Key is the RFC 8785 serialization: equal keys exactly when equal
+// Scalars.
+func ExampleScalar_Key() {
+	a, _ := canon.ParseNumber("100e-2")
+	b, _ := canon.IntScalar(1)
+	fmt.Println(a.Key(), b.Key(), a == b)
+	// Output: 1 1 true
+}
+
+// Value is what encoding/json decodes the scalar to: nil, bool, float64 or
+// string.
+func ExampleScalar_Value() {
+	xs, _ := canon.ParseArray([]byte(`[1e2, "x", true, null]`))
+	for _, x := range xs {
+		fmt.Printf("%T %v\n", x.Value(), x.Value())
+	}
+	// Output:
+	// float64 100
+	// string x
+	// bool true
+	// <nil> <nil>
+}
+
+// Options change how the readers read a document; the zero Option changes
+// nothing.
+func ExampleOption() {
+	doc := []byte(`[9007199254740993]`)
+	plain, _ := canon.ParseArray(doc, canon.Option{})
+	_, err := canon.ParseArray(doc, canon.ExactNumbers())
+	fmt.Println(plain, err)
+	// Output: [9007199254740992] invalid_input at /0: number 9007199254740993 is not exact as a double: it would become 9007199254740992
+}
+
+// ExactNumbers refuses a number whose rounding to a double changes an
+// integer, however it is written; a fraction rounds as ever.
+func ExampleExactNumbers() {
+	for _, doc := range []string{`[9007199254740993]`, `[9.007199254740993e15]`, `[1e-400]`, `[0.1, 2.50, 1e22, 9007199254740992]`} {
+		xs, err := canon.ParseArray([]byte(doc), canon.ExactNumbers())
+		fmt.Println(xs, err)
+	}
+	// Output:
+	// [] invalid_input at /0: number 9007199254740993 is not exact as a double: it would become 9007199254740992
+	// [] invalid_input at /0: number 9.007199254740993e15 is not exact as a double: it would become 9007199254740992
+	// [] invalid_input at /0: number 1e-400 is not exact as a double: it would become 0
+	// [0.1 2.5 1e+22 9007199254740992] <nil>
+}
+
+// ParseSubmission reads a student's object of answers: a document that is
+// not one is refused at once; a fault in an answer is that answer's, at its
+// path, and the other answers read as they are.
+func ExampleParseSubmission() {
+	sub, err := canon.ParseSubmission([]byte(`{"q1": [2, 2, 3], "q1": [1], "q2": ["ok", "\ud800"], "q3": "25/12"}`))
+	fmt.Println(err)
+	for _, name := range []string{"q1", "q2", "q4"} {
+		_, err := sub.Array(name)
+		fmt.Println(err)
+	}
+	q3, err := sub.String("q3")
+	fmt.Println(q3, err)
+
+	_, err = canon.ParseSubmission([]byte(`{"q1": [1]} {"q1": [2]}`))
+	fmt.Println(err)
+	// Output:
+	// <nil>
+	// invalid_input at /q1: duplicate member "q1": the document answers it twice
+	// invalid_input at /q2/1: string has the escape \ud800 at its start: a lone surrogate, which is no character
+	// invalid_input at /q4: missing member "q4"
+	// 25/12 <nil>
+	// invalid_input at the document root: invalid JSON at byte offset 12: trailing data after the document
+}
+
+// A Submission gives its answers by name, each as its kind allows.
+func ExampleSubmission() {
+	sub, _ := canon.ParseSubmission([]byte(`{"q1": [1, "x", null], "q2": "3/4", "q3": 0.5}`))
+	q1, _ := sub.Array("q1")
+	q2, _ := sub.String("q2")
+	q3, _ := sub.Scalar("q3")
+	_, err := sub.String("q3")
+	fmt.Println(q1, q2, q3)
+	fmt.Println(err)
+	// Output:
+	// [1 "x" null] 3/4 0.5
+	// invalid_input at /q3: /q3 must be a string, not a number
+}
+
+// Array returns a new slice each time: changing it changes nothing else.
+func ExampleSubmission_Array() {
+	sub, _ := canon.ParseSubmission([]byte(`{"q1": [3, 1, 2]}`))
+	q1, _ := sub.Array("q1")
+	q1[0] = canon.NullScalar()
+	again, _ := sub.Array("q1")
+	fmt.Println(q1, again)
+	// Output: [null 1 2] [3 1 2]
+}
+
+// Literal is what the student wrote, where the Scalar is what is compared.
+func ExampleSubmission_Literal() {
+	sub, _ := canon.ParseSubmission([]byte(`{"q1": [-0e0, 1.50, "\u0041"]}`))
+	q1, _ := sub.Array("q1")
+	for i, v := range q1 {
+		fmt.Println(sub.Literal("q1", i), v)
+	}
+	// Output:
+	// -0e0 0
+	// 1.50 1.5
+	// "\u0041" "A"
+}

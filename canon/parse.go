@@ -26,14 +26,17 @@ func init() {
 //   - an element that is an array or object, a number out of the range of a
 //     double (1e400, which json.Unmarshal reports while leaving a nil in the
 //     slice), a string that is not valid UTF-8 or holds a lone-surrogate
-//     escape (which encoding/json replaces with U+FFFD): at the element's
-//     JSON Pointer path, "/4" for the fifth element, the first such element
-//     in index order.
+//     escape (which encoding/json replaces with U+FFFD; the message names
+//     the escape as written, "the escape \ud800 after "ab""), and, with
+//     [ExactNumbers], a number that is not the number written: at the
+//     element's JSON Pointer path, "/4" for the fifth element, the first
+//     such element in index order.
 //
 // Numbers are read as [ParseNumber] reads a literal: the nearest double,
-// rounded once. The result, a []Scalar, is accepted as it is by the multiset
+// rounded once; [ExactNumbers] refuses those whose rounding changes an
+// integer. The result, a []Scalar, is accepted as it is by the multiset
 // tools and the grading helpers of package claimchecktest.
-func ParseArray(data []byte) ([]Scalar, error) {
+func ParseArray(data []byte, opts ...Option) ([]Scalar, error) {
 	src := string(data)
 	// Every element costs at least one byte, so len(src)+1 records them all.
 	doc, err := jsontape.Parse(src, jsontape.Options{MaxDepth: 1, MaxChildren: len(src) + 1, ArrayElems: true})
@@ -43,19 +46,7 @@ func ParseArray(data []byte) ([]Scalar, error) {
 	if k := doc.Nodes[0].Kind; k != jsontape.Array {
 		return nil, errs.Invalid("", "the document is "+k.Noun()+", not an array")
 	}
-	elems := doc.ArrayElems(0)
-	out := make([]Scalar, len(elems))
-	for i := 0; i < len(elems); i++ {
-		if i += elemScalars(elems[i:], out[i:]); i == len(elems) {
-			break
-		}
-		s, err := elemScalar(&elems[i])
-		if err != nil {
-			return nil, errs.At(err, errs.Index("", i))
-		}
-		out[i] = s
-	}
-	return out, nil
+	return readElems(doc.ArrayElems(0), "", newOptions(opts))
 }
 
 // elemScalars converts elements the reader recorded, from the first, for as

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/bits"
 	"reflect"
 	"strconv"
 	"strings"
@@ -101,12 +100,7 @@ func UintScalar(u uint64) (Scalar, error) {
 
 // exactUint reports whether float64(u) == u exactly: the bits between the
 // highest and lowest set bit fit in a double's 53-bit significand.
-func exactUint(u uint64) bool {
-	if u == 0 {
-		return true
-	}
-	return u>>bits.TrailingZeros64(u) < 1<<53
-}
+func exactUint(u uint64) bool { return jsonwire.ExactUint(u) }
 
 func inexactInt(text string) error {
 	return errs.Invalid("", "integer "+text+" is not exactly a double; pass it as a string")

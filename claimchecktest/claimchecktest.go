@@ -1,15 +1,16 @@
 package claimchecktest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"testing"
 	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/multiset"
 )
 
@@ -25,23 +26,44 @@ const maxRows = 20
 // ([]int) can be compared with a JSON-decoded answer ([]any, or the
 // []canon.Scalar of [canon.ParseArray]) as they are: elements are compared
 // as JSON values, so int 1 equals float64 1.
-func Equality[S, C any](t testing.TB, source []S, claim []C, opts ...Option) bool {
+func Equality[S, C any](t TB, source []S, claim []C, opts ...Option) bool {
 	t.Helper()
 	c := newConfig(opts)
-	res, err := checkEquality(source, claim, c.lim)
+	return c.report(t, checkEquality(&c, source, claim))
+}
+
+// CheckEquality is [Equality] without a test: it returns the verdict, the
+// score and the report Equality would write.
+func CheckEquality[S, C any](source []S, claim []C, opts ...Option) Report {
+	c := newConfig(opts)
+	return checkEquality(&c, source, claim)
+}
+
+func checkEquality[S, C any](c *config, source []S, claim []C) Report {
+	base := c.paths("Equality", "/claim")[0]
+	if err := c.answerErr(readArray); err != nil {
+		return c.refused("Equality", err, nil, nil)
+	}
+	res, err := multiset.CheckEquality(multiset.EqualityInput[S, C]{Source: source, Claim: claim}, c.lim)
 	if err != nil {
-		c.fail(t, refused("Equality", err, c.hide, "/source"))
-		return false
+		return c.refused("Equality", err, []string{"/claim"}, []string{base}, "/source")
 	}
 	if res.Valid {
-		return true
+		return Report{Valid: true, Score: 1}
 	}
+	cl := claimList(c, 0, base, claim)
+	missing := 0
+	for d := range res.Discrepancies() {
+		missing += max(d.Expected-d.Actual, 0)
+	}
+	r := Report{Score: ratio(len(source)-missing, max(len(source), len(claim)))}
 	if c.hide {
-		c.fail(t, hiddenEqualityReport(res, scalars(claim)))
+		r.Text = hiddenBagReport(res, cl, "the claim is not the expected bag: ", "")
 	} else {
-		c.fail(t, equalityReport(res))
+		r.Text = c.head("Equality") + equalityReport(res, base)
 	}
-	return false
+	r.Text = c.label(r.Text)
+	return r
 }
 
 // Difference reports whether leftOnly and rightOnly are the residuals of the
@@ -49,48 +71,144 @@ func Equality[S, C any](t testing.TB, source []S, claim []C, opts ...Option) boo
 // occurrence, the earliest first). On failure it reports, with t.Errorf,
 // every index at which each claimed list differs from the expected one, and
 // both claimed and expected lists, and returns false; see the package doc
-// for the report, and [Option] for what opts change.
+// for the report, and [Option] for what opts change ([AnyOrder] compares
+// each list as a bag).
 //
-// The claimed residuals may have another element type than left and right,
-// as for [Equality].
-func Difference[T, C any](t testing.TB, left, right []T, leftOnly, rightOnly []C, opts ...Option) bool {
+// left, right and the claimed residuals may each have their own element
+// type, as for [Equality].
+func Difference[L, R, C any](t TB, left []L, right []R, leftOnly, rightOnly []C, opts ...Option) bool {
 	t.Helper()
 	c := newConfig(opts)
-	res, err := checkDifference(left, right, leftOnly, rightOnly, c.lim)
+	return c.report(t, checkDifference(&c, left, right, leftOnly, rightOnly))
+}
+
+// CheckDifference is [Difference] without a test: it returns the verdict,
+// the score and the report Difference would write.
+func CheckDifference[L, R, C any](left []L, right []R, leftOnly, rightOnly []C, opts ...Option) Report {
+	c := newConfig(opts)
+	return checkDifference(&c, left, right, leftOnly, rightOnly)
+}
+
+func checkDifference[L, R, C any](c *config, left []L, right []R, leftOnly, rightOnly []C) Report {
+	bases := c.paths("Difference", "/claim/left_only", "/claim/right_only")
+	if err := c.answerErr(readArray); err != nil {
+		return c.refused("Difference", err, nil, nil)
+	}
+	res, err := difference(left, right, leftOnly, rightOnly, c.lim)
 	if err != nil {
-		c.fail(t, refused("Difference", err, c.hide, "/left", "/right"))
-		return false
+		return c.refused("Difference", err, []string{"/claim/left_only", "/claim/right_only"}, bases, "/left", "/right")
 	}
 	if res.Valid {
-		return true
+		return Report{Valid: true, Score: 1}
 	}
 	lo, ro := res.Residuals()
 	d := diff{
-		lists:   [2]string{"left_only", "right_only"},
-		claim:   [2][]canon.Scalar{scalars(leftOnly), scalars(rightOnly)},
-		want:    [2][]canon.Scalar{lo, ro},
-		summary: res.Discrepancy.String(),
+		lists: [2]string{"left_only", "right_only"},
+		claim: [2]list{claimList(c, 0, bases[0], leftOnly), claimList(c, 1, bases[1], rightOnly)},
+		want:  [2][]canon.Scalar{lo, ro},
 	}
+	if c.sub != nil {
+		d.lists, d.inDoc = [2]string{c.names[0], c.names[1]}, true
+	}
+	if c.anyOrder {
+		return d.anyOrder(c)
+	}
+	var r Report
+	matched, total := 0, 0
+	for l := range d.lists {
+		n := max(len(d.claim[l].vals), len(d.want[l]))
+		matched += n - len(d.wrong(l))
+		total += n
+	}
+	r.Score = ratio(matched, total)
 	if c.hide {
-		c.fail(t, d.hiddenReport())
+		r.Text = d.hiddenReport()
 	} else {
-		c.fail(t, d.report())
+		r.Text = c.head("Difference") + d.report()
 	}
-	return false
+	r.Text = c.label(r.Text)
+	return r
 }
 
-// checkEquality and checkDifference are the helpers' calls into package
-// multiset. A claim of the reference's element type is checked as it is;
-// any other pair of types as []any.
-func checkEquality[S, C any](source []S, claim []C, lim multiset.Limits) (multiset.EqualityResult, error) {
-	return multiset.CheckEquality(multiset.EqualityInput[S, C]{Source: source, Claim: claim}, lim)
+// difference is the helpers' call into package multiset. left and right of
+// one element type are checked as they are; of two, as []any, whose
+// elements the tools read as the typed slices' (an int as an int).
+func difference[L, R, C any](left []L, right []R, leftOnly, rightOnly []C, lim multiset.Limits) (multiset.DifferenceResult, error) {
+	claim := multiset.DifferenceClaim[C]{LeftOnly: leftOnly, RightOnly: rightOnly}
+	if r, same := any(right).([]L); same {
+		return multiset.CheckDifference(multiset.DifferenceInput[L, C]{Left: left, Right: r, Claim: claim}, lim)
+	}
+	return multiset.CheckDifference(multiset.DifferenceInput[any, C]{Left: boxed(left), Right: boxed(right), Claim: claim}, lim)
 }
 
-func checkDifference[T, C any](left, right []T, leftOnly, rightOnly []C, lim multiset.Limits) (multiset.DifferenceResult, error) {
-	return multiset.CheckDifference(multiset.DifferenceInput[T, C]{
-		Left: left, Right: right,
-		Claim: multiset.DifferenceClaim[C]{LeftOnly: leftOnly, RightOnly: rightOnly},
-	}, lim)
+func boxed[T any](xs []T) []any {
+	if a, ok := any(xs).([]any); ok {
+		return a
+	}
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// A list is a claimed array as a report shows it: its values, where it is
+// in the student's document, and how the student wrote each number, where
+// that is known.
+type list struct {
+	vals  []canon.Scalar
+	base  string   // its JSON Pointer: /claim, /claim/left_only, /q1
+	texts []string // per element, the literal of a number as written, or ""
+}
+
+// path is the JSON Pointer of element i.
+func (l *list) path(i int) string { return l.base + "/" + strconv.Itoa(i) }
+
+// written is how the student wrote element i: its literal when known, else
+// its canonical form.
+func (l *list) written(i int) string {
+	if i < len(l.texts) && l.texts[i] != "" {
+		return l.texts[i]
+	}
+	return l.vals[i].Key()
+}
+
+// claimList returns the k-th claimed array of a check the engine accepted.
+// The numbers' literals come from In's answer (each element that is the
+// answer's own) or from json.Number elements, which are JSON text.
+func claimList[C any](c *config, k int, base string, xs []C) list {
+	l := list{vals: scalars(xs), base: base}
+	var answer []canon.Scalar
+	if c.sub != nil {
+		answer, _ = c.sub.Array(c.names[k])
+	}
+	boxed, _ := any(xs).([]any)
+	numbers, _ := any(xs).([]json.Number)
+	if answer == nil && boxed == nil && numbers == nil {
+		return l // no literal is known
+	}
+	for i, v := range l.vals {
+		if v.Kind() != canon.Number {
+			continue
+		}
+		text := ""
+		switch {
+		case i < len(answer) && answer[i] == v:
+			text = c.sub.Literal(c.names[k], i)
+		case boxed != nil:
+			n, _ := boxed[i].(json.Number)
+			text = string(n)
+		case numbers != nil:
+			text = string(numbers[i])
+		}
+		if text != "" && text != v.Key() {
+			if l.texts == nil {
+				l.texts = make([]string, len(l.vals))
+			}
+			l.texts[i] = text
+		}
+	}
+	return l
 }
 
 // scalars returns a claim the check accepted as canonical scalars, for a
@@ -109,26 +227,68 @@ func scalars[C any](xs []C) []canon.Scalar {
 	return out
 }
 
-// refused is the report of an input the check refuses. When hide is set
-// and the error's path is in the reference (under one of refPaths), the
-// message, which may quote a reference value, is left out.
-func refused(helper string, err error, hide bool, refPaths ...string) string {
+// refused is the Report of an input the check refuses. The error's path is
+// moved from the tool's claim paths (from) to the claim's own (to), so
+// that it names the student's document under In. Under HideReference an
+// error whose path is in the reference (under one of refPaths) is reported
+// without its message, which may quote a reference value.
+func (c *config) refused(helper string, err error, from, to []string, refPaths ...string) Report {
 	var e *claimcheck.Error
 	if !errors.As(err, &e) {
-		return fmt.Sprintf("claimchecktest.%s: cannot check the claim: %v", helper, err)
+		return Report{Text: c.label(c.head(helper) + "cannot check the claim: " + err.Error()), Err: err}
 	}
-	if hide {
+	for k := range from {
+		if rest, ok := under(e.Path, from[k]); ok && from[k] != to[k] {
+			err = errs.At(e, to[k]+rest)
+			errors.As(err, &e)
+			break
+		}
+	}
+	text := c.head(helper) + "cannot check the claim: " + e.Error()
+	if c.hide {
+		text = studentRefusal(e)
 		for _, p := range refPaths {
-			if e.Path == p || strings.HasPrefix(e.Path, p+"/") {
-				return fmt.Sprintf("claimchecktest.%s: cannot check the claim: the reference is refused (%s at %s)", helper, e.Code, e.Path)
+			if _, ok := under(e.Path, p); ok {
+				text = "cannot check the claim: the reference is refused (at " + e.Path + ")"
 			}
 		}
 	}
-	return fmt.Sprintf("claimchecktest.%s: cannot check the claim: %s", helper, e.Error())
+	return Report{Text: c.label(text), Err: err}
 }
 
-// equalityReport lists every value whose counts differ as an aligned table.
-func equalityReport(res multiset.EqualityResult) string {
+// studentRefusal is a refused claim in the student's words: where, and
+// the message, without the wire's code ("cannot check the claim at /q1/2:
+// number 9007199254740993 is not exact as a double: it would become
+// 9007199254740992").
+func studentRefusal(e *claimcheck.Error) string {
+	var b strings.Builder
+	b.WriteString("cannot check the claim")
+	if e.Path != "" {
+		b.WriteString(" at " + e.Path)
+	}
+	if e.Position >= 0 {
+		b.WriteString(", position " + strconv.Itoa(e.Position))
+	}
+	if e.Limit != "" {
+		b.WriteString(" (limit " + e.Limit + ")")
+	}
+	return b.String() + ": " + e.Message
+}
+
+// under reports whether path is p or below it, and what follows p.
+func under(path, p string) (string, bool) {
+	if path == p {
+		return "", true
+	}
+	if strings.HasPrefix(path, p+"/") {
+		return path[len(p):], true
+	}
+	return "", false
+}
+
+// equalityReport lists every value whose counts differ as an aligned
+// table; a value first in the claim is named by its path under base.
+func equalityReport(res multiset.EqualityResult, base string) string {
 	var ds []multiset.EqualityDiscrepancy
 	n := 0
 	for d := range res.Discrepancies() {
@@ -141,49 +301,59 @@ func equalityReport(res multiset.EqualityResult) string {
 	for i, d := range ds {
 		vals[i] = d.Value
 	}
-	show := newNames(vals)
+	show := newNames(vals, canon.Scalar.Key)
 	rows := [][]string{{"value", "source", "claim", "first at"}}
 	for _, d := range ds {
-		rows = append(rows, []string{show[d.Value], strconv.Itoa(d.Expected), strconv.Itoa(d.Actual), d.Path})
+		path := d.Path
+		if rest, ok := under(path, "/claim"); ok {
+			path = base + rest
+		}
+		rows = append(rows, []string{show[d.Value], strconv.Itoa(d.Expected), strconv.Itoa(d.Actual), path})
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "claimchecktest.Equality: claim is not the same bag as source: %s\n", plural(n, "value differs", "values differ"))
-	writeTable(&b, rows, []bool{false, true, true, false})
-	writeMore(&b, n-maxRows, "")
+	fmt.Fprintf(&b, "claim is not the same bag as source: %s\n", plural(n, "value differs", "values differ"))
+	writeTable(&b, rows, []bool{false, true, true, false}, "  ")
+	writeMore(&b, n-maxRows, "  ")
 	return b.String()
 }
 
-// hiddenEqualityReport is the equality report under HideReference: the
-// claim's values that occur too often or should not occur, in the order the
-// claim first has them, and the number of missing occurrences.
-func hiddenEqualityReport(res multiset.EqualityResult, claim []canon.Scalar) string {
-	first := make(map[canon.Scalar]int)
-	for i, s := range claim {
-		if _, seen := first[s]; !seen {
-			first[s] = i
-		}
-	}
-	type extra struct {
-		d  multiset.EqualityDiscrepancy
-		at int
-	}
-	var extras []extra
-	missing := 0
+// excess is a value the claim has more often than the reference: its
+// counts, and where the claim first has it.
+type excess struct {
+	d  multiset.EqualityDiscrepancy
+	at int
+}
+
+// bagFaults returns the claim's values in excess of the reference, in the
+// order the claim first has them (which says nothing of the reference's
+// order), and the number of occurrences the claim lacks.
+func bagFaults(res multiset.EqualityResult, claim list) (extras []excess, missing int) {
+	first := firstIndexes(claim.vals)
 	for d := range res.Discrepancies() {
 		if d.Actual > d.Expected {
-			extras = append(extras, extra{d, first[d.Value]})
+			extras = append(extras, excess{d, first[d.Value]})
 		} else {
 			missing += d.Expected - d.Actual
 		}
 	}
-	// In claim order, which says nothing of the reference's.
+	// Insertion sort by first index: a discrepancy of the claim's comes in
+	// claim order already, one of the source's in source order.
 	for i := 1; i < len(extras); i++ {
 		for j := i; j > 0 && extras[j].at < extras[j-1].at; j-- {
 			extras[j], extras[j-1] = extras[j-1], extras[j]
 		}
 	}
+	return extras, missing
+}
+
+// hiddenBagReport is the report of a claimed bag under HideReference:
+// head, then the claim's values that occur too often or should not occur,
+// each shown as the student wrote it at its first occurrence, and the
+// number of missing occurrences; indent prefixes the table's lines.
+func hiddenBagReport(res multiset.EqualityResult, claim list, head, indent string) string {
+	extras, missing := bagFaults(res, claim)
 	var b strings.Builder
-	b.WriteString("claimchecktest.Equality: the claim is not the expected bag: ")
+	b.WriteString(head)
 	var parts []string
 	if len(extras) > 0 {
 		parts = append(parts, plural(len(extras), "value occurs too often or should not occur", "values occur too often or should not occur"))
@@ -197,21 +367,23 @@ func hiddenEqualityReport(res multiset.EqualityResult, claim []canon.Scalar) str
 	}
 	shown := extras[:min(len(extras), maxRows)]
 	vals := make([]canon.Scalar, len(shown))
+	firstAt := make(map[canon.Scalar]int, len(shown))
 	for i, e := range shown {
 		vals[i] = e.d.Value
+		firstAt[e.d.Value] = e.at
 	}
-	show := newNames(vals)
+	show := newNames(vals, func(v canon.Scalar) string { return claim.written(firstAt[v]) })
 	rows := [][]string{{"value", "claim", "fault", "first at"}}
 	for _, e := range shown {
 		fault := "too often"
 		if e.d.Expected == 0 {
 			fault = "should not occur"
 		}
-		rows = append(rows, []string{show[e.d.Value], strconv.Itoa(e.d.Actual), fault, "/claim/" + strconv.Itoa(e.at)})
+		rows = append(rows, []string{show[e.d.Value], strconv.Itoa(e.d.Actual), fault, claim.path(e.at)})
 	}
 	b.WriteByte('\n')
-	writeTable(&b, rows, []bool{false, true, false, false})
-	writeMore(&b, len(extras)-maxRows, "")
+	writeTable(&b, rows, []bool{false, true, false, false}, indent+"  ")
+	writeMore(&b, len(extras)-maxRows, indent+"  ")
 	return b.String()
 }
 
@@ -222,21 +394,17 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// writeMore writes "… and n more" (then what) on a line of its own, when
+// writeMore writes "… and n more" on a line of its own after indent, when
 // n > 0.
-func writeMore(b *strings.Builder, n int, what string) {
+func writeMore(b *strings.Builder, n int, indent string) {
 	if n > 0 {
-		fmt.Fprintf(b, "\n  … and %d more%s", n, what)
+		fmt.Fprintf(b, "\n%s… and %d more", indent, n)
 	}
 }
 
 // writeTable writes rows with aligned columns, two spaces apart, each line
-// indented by two spaces; right-aligned columns are marked in right.
-func writeTable(b *strings.Builder, rows [][]string, right []bool) {
-	writeTableIndent(b, "  ", rows, right)
-}
-
-func writeTableIndent(b *strings.Builder, indent string, rows [][]string, right []bool) {
+// after indent; right-aligned columns are marked in right.
+func writeTable(b *strings.Builder, rows [][]string, right []bool, indent string) {
 	width := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for c, cell := range r {
@@ -263,134 +431,4 @@ func writeTableIndent(b *strings.Builder, indent string, rows [][]string, right 
 		}
 		b.WriteString(strings.TrimRight(line, " "))
 	}
-}
-
-// maxListed is how many elements of a list a difference report prints
-// before "… N more".
-const maxListed = 20
-
-// diff is a failed difference check, list by list: the claimed and the
-// expected residuals.
-type diff struct {
-	lists       [2]string
-	claim, want [2][]canon.Scalar
-	summary     string // the engine's first discrepancy
-}
-
-// wrong returns the indexes at which list l of the claim differs from the
-// expected one: where the elements differ, or one list has none.
-func (d *diff) wrong(l int) []int {
-	c, w := d.claim[l], d.want[l]
-	var idx []int
-	for i := range max(len(c), len(w)) {
-		if i >= len(c) || i >= len(w) || c[i] != w[i] {
-			idx = append(idx, i)
-		}
-	}
-	return idx
-}
-
-// report lists, for each claimed list, every index at which it differs
-// from the expected one (at most maxRows), then both lists.
-func (d *diff) report() string {
-	var wrong [2][]int
-	var vals []canon.Scalar
-	for l := range d.lists {
-		wrong[l] = d.wrong(l)
-		for _, i := range wrong[l][:min(len(wrong[l]), maxRows)] {
-			vals = appendAt(vals, d.claim[l], i)
-			vals = appendAt(vals, d.want[l], i)
-		}
-		vals = append(vals, d.claim[l][:min(len(d.claim[l]), maxListed)]...)
-		vals = append(vals, d.want[l][:min(len(d.want[l]), maxListed)]...)
-	}
-	show := newNames(vals)
-	at := func(xs []canon.Scalar, i int) string {
-		if i < len(xs) {
-			return show[xs[i]]
-		}
-		return "(none)"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "claimchecktest.Difference: %s", d.summary)
-	for l, name := range d.lists {
-		if len(wrong[l]) == 0 {
-			fmt.Fprintf(&b, "\n  %s is right", name)
-			continue
-		}
-		fmt.Fprintf(&b, "\n  %s differs at %s:\n", name, plural(len(wrong[l]), "index", "indexes"))
-		rows := [][]string{{"index", "claim", "expected"}}
-		for _, i := range wrong[l][:min(len(wrong[l]), maxRows)] {
-			rows = append(rows, []string{strconv.Itoa(i), at(d.claim[l], i), at(d.want[l], i)})
-		}
-		writeTableIndent(&b, "    ", rows, []bool{true, false, false})
-		if n := len(wrong[l]) - maxRows; n > 0 {
-			fmt.Fprintf(&b, "\n    … and %d more", n)
-		}
-	}
-	rows := [][]string{}
-	for l, name := range d.lists {
-		rows = append(rows,
-			[]string{name, "claim", plural(len(d.claim[l]), "element:", "elements:"), list(show, d.claim[l])},
-			[]string{"", "expected", plural(len(d.want[l]), "element:", "elements:"), list(show, d.want[l])})
-	}
-	b.WriteByte('\n')
-	writeTable(&b, rows, []bool{false, false, true, false})
-	return b.String()
-}
-
-func appendAt(dst, xs []canon.Scalar, i int) []canon.Scalar {
-	if i < len(xs) {
-		return append(dst, xs[i])
-	}
-	return dst
-}
-
-// list prints xs in brackets, its first maxListed elements, then how many
-// more.
-func list(show names, xs []canon.Scalar) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, x := range xs[:min(len(xs), maxListed)] {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(show[x])
-	}
-	if n := len(xs) - maxListed; n > 0 {
-		fmt.Fprintf(&b, ", … %d more", n)
-	}
-	b.WriteByte(']')
-	return b.String()
-}
-
-// hiddenReport is the difference report under HideReference: for each
-// claimed list, its first wrong index and the claim's element there.
-func (d *diff) hiddenReport() string {
-	var vals []canon.Scalar
-	first := [2]int{-1, -1}
-	for l := range d.lists {
-		if w := d.wrong(l); len(w) > 0 {
-			first[l] = w[0]
-			vals = appendAt(vals, d.claim[l], w[0])
-		}
-	}
-	show := newNames(vals)
-	var b strings.Builder
-	b.WriteString("claimchecktest.Difference: the claim is not the expected difference")
-	rows := [][]string{}
-	for l, name := range d.lists {
-		i := first[l]
-		switch {
-		case i < 0:
-			rows = append(rows, []string{name + ":", "right"})
-		case i < len(d.claim[l]):
-			rows = append(rows, []string{name + ":", fmt.Sprintf("first wrong at index %d, where the claim has %s", i, show[d.claim[l][i]])})
-		default:
-			rows = append(rows, []string{name + ":", fmt.Sprintf("first wrong at index %d, where the claim has no element", i)})
-		}
-	}
-	b.WriteByte('\n')
-	writeTable(&b, rows, []bool{false, false})
-	return b.String()
 }

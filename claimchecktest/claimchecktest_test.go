@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/claimchecktest"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/multiset"
@@ -21,11 +22,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/ from the current reports")
 
-// recorder is a stand-in testing.TB that keeps what a helper reports.
-// Calling a method it does not override panics (the embedded TB is nil), so
-// a helper that did anything else would be caught.
+// recorder is a harness of its own, as claimchecktest.TB allows: it keeps
+// what a helper reports. It has no other method, so a helper that needed
+// one would not compile against it.
 type recorder struct {
-	testing.TB
 	helpers  int
 	msgs     []string
 	failNows int  // calls of FailNow
@@ -47,7 +47,7 @@ func (r *recorder) Errorf(format string, args ...any) {
 func (r *recorder) FailNow() { r.failNows++ }
 
 // run calls a helper on a recorder and returns its result and report.
-func run(f func(t testing.TB) bool) (ok bool, report string) {
+func run(f func(t claimchecktest.TB) bool) (ok bool, report string) {
 	r := &recorder{}
 	ok = f(r)
 	return ok, strings.Join(r.msgs, "\n---\n")
@@ -81,34 +81,36 @@ func TestValidClaimsPass(t *testing.T) {
 	}
 	type row struct {
 		reason string
-		check  func(t testing.TB) bool
+		check  func(t claimchecktest.TB) bool
 	}
 	rows := []row{
-		{"typed []int", func(t testing.TB) bool { return claimchecktest.Equality(t, []int{1, 2, 2}, []int{2, 1, 2}) }},
-		{"typed []string", func(t testing.TB) bool { return claimchecktest.Equality(t, []string{"a", "b"}, []string{"b", "a"}) }},
-		{"JSON-decoded []any", func(t testing.TB) bool {
+		{"typed []int", func(t claimchecktest.TB) bool { return claimchecktest.Equality(t, []int{1, 2, 2}, []int{2, 1, 2}) }},
+		{"typed []string", func(t claimchecktest.TB) bool {
+			return claimchecktest.Equality(t, []string{"a", "b"}, []string{"b", "a"})
+		}},
+		{"JSON-decoded []any", func(t claimchecktest.TB) bool {
 			return claimchecktest.Equality(t, decode(`[1, "x", null, 1.0]`, false), decode(`[1e0, null, "x", 1]`, false))
 		}},
-		{"JSON-decoded []any with UseNumber", func(t testing.TB) bool {
+		{"JSON-decoded []any with UseNumber", func(t claimchecktest.TB) bool {
 			return claimchecktest.Equality(t, decode(`[1, 2.50]`, true), decode(`[2.5, 1.0]`, true))
 		}},
-		{"50,000 typed elements, over the JSON tools' limit", func(t testing.TB) bool { return claimchecktest.Equality(t, big, shuffled) }},
-		{"a typed []int reference against a JSON-decoded []any answer of 50,000 elements", func(t testing.TB) bool {
+		{"50,000 typed elements, over the JSON tools' limit", func(t claimchecktest.TB) bool { return claimchecktest.Equality(t, big, shuffled) }},
+		{"a typed []int reference against a JSON-decoded []any answer of 50,000 elements", func(t claimchecktest.TB) bool {
 			return claimchecktest.Equality(t, big, bigAny)
 		}},
-		{"a typed reference against a JSON-decoded answer with UseNumber", func(t testing.TB) bool {
+		{"a typed reference against a JSON-decoded answer with UseNumber", func(t claimchecktest.TB) bool {
 			return claimchecktest.Equality(t, []float64{0.5, 2}, decode(`[2, 5e-1]`, true))
 		}},
-		{"a difference of typed slices", func(t testing.TB) bool {
+		{"a difference of typed slices", func(t claimchecktest.TB) bool {
 			return claimchecktest.Difference(t, []int{1, 2, 2, 3}, []int{2, 4}, []int{1, 2, 3}, []int{4})
 		}},
-		{"a difference with JSON-decoded residuals", func(t testing.TB) bool {
+		{"a difference with JSON-decoded residuals", func(t claimchecktest.TB) bool {
 			return claimchecktest.Difference(t, []int{1, 2, 2, 3}, []int{2, 4}, decode(`[1, 2, 3]`, false), decode(`[4]`, true))
 		}},
-		{"a rational claim", func(t testing.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "25/12") }},
-		{"Rational accepts a claim of the right value in any form", func(t testing.TB) bool { return claimchecktest.Rational(t, "1/2", "2/4") }},
-		{"RationalCanonical accepts the canonical form", func(t testing.TB) bool { return claimchecktest.RationalCanonical(t, "2/4", "1/2") }},
-		{"a difference of 50,000 elements", func(t testing.TB) bool {
+		{"a rational claim", func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "25/12") }},
+		{"Rational accepts a claim of the right value in any form", func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1/2", "2/4") }},
+		{"RationalCanonical accepts the canonical form", func(t claimchecktest.TB) bool { return claimchecktest.RationalCanonical(t, "2/4", "1/2") }},
+		{"a difference of 50,000 elements", func(t claimchecktest.TB) bool {
 			return claimchecktest.Difference(t, big, big[:25000], big[25000:], nil)
 		}},
 	}
@@ -149,110 +151,177 @@ func TestReports(t *testing.T) {
 	long := make([]int, 25)
 	type row struct {
 		name, reason string // name: the golden file's, testdata/name.golden
-		check        func(t testing.TB) bool
+		check        func(t claimchecktest.TB) bool
 	}
 	rows := []row{
 		{"equality-every-value", "every differing value, in contract order, aligned; strings and numbers apart",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []any{2, 2, "2", 3, 3, 5}, []any{2, "x", 3, 3, 7, 7})
 			}},
 		{"equality-one-value", "a single differing value",
-			func(t testing.TB) bool { return claimchecktest.Equality(t, []string{"a", "b"}, []string{"a"}) }},
+			func(t claimchecktest.TB) bool { return claimchecktest.Equality(t, []string{"a", "b"}, []string{"a"}) }},
 		{"equality-capped", "at most 20 rows, then how many more",
-			func(t testing.TB) bool { return claimchecktest.Equality(t, many, []int{}) }},
+			func(t claimchecktest.TB) bool { return claimchecktest.Equality(t, many, []int{}) }},
 		{"equality-long-value", "a long string is cut in the table",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []string{strings.Repeat("abcdefghij", 10)}, []string{"short"})
 			}},
 		{"equality-refused", "input the check refuses is reported with its path",
-			func(t testing.TB) bool { return claimchecktest.Equality(t, []any{1}, []any{1, map[string]any{}}) }},
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Equality(t, []any{1}, []any{1, map[string]any{}})
+			}},
 		{"equality-inexact-integer", "an integer no double holds is refused, not rounded",
-			func(t testing.TB) bool { return claimchecktest.Equality(t, []int64{1 << 53}, []int64{1<<53 + 1}) }},
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Equality(t, []int64{1 << 53}, []int64{1<<53 + 1})
+			}},
 		{"difference-wrong-element", "the first discrepancy and the expected residuals",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Difference(t, []int{1, 2, 2, 3}, []int{2, 4}, []int{1, 3}, []int{4})
 			}},
 		{"difference-long-residual", "a residual too long to print is counted",
-			func(t testing.TB) bool { return claimchecktest.Difference(t, long, nil, long[1:], nil) }},
+			func(t claimchecktest.TB) bool { return claimchecktest.Difference(t, long, []int(nil), long[1:], nil) }},
 		{"rational-value-mismatch", "the true value, the claim and their difference",
-			func(t testing.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "13/6") }},
+			func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "13/6") }},
 		{"rational-division-by-zero", "a caret under the division, tildes under the zero divisor",
-			func(t testing.TB) bool { return claimchecktest.Rational(t, "1/3 + 1 ÷ (2 - 2)", "1/3") }},
+			func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1/3 + 1 ÷ (2 - 2)", "1/3") }},
 		{"rational-expression-error", "a caret under the offending character, counted in code points",
-			func(t testing.TB) bool { return claimchecktest.Rational(t, "1 × (2 +) ^ 3", "8") }},
+			func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1 × (2 +) ^ 3", "8") }},
 		{"rational-line-breaks", "line breaks in the expression are shown as spaces, so the caret stays aligned",
-			func(t testing.TB) bool { return claimchecktest.Rational(t, "1 +\n\t2 +", "3") }},
+			func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1 +\n\t2 +", "3") }},
 		{"rational-not-canonical", "RationalCanonical says what to write instead",
-			func(t testing.TB) bool { return claimchecktest.RationalCanonical(t, "1/2 + 1/2", "2/2") }},
+			func(t claimchecktest.TB) bool { return claimchecktest.RationalCanonical(t, "1/2 + 1/2", "2/2") }},
 		{"rational-claim-refused", "a malformed claim has no position",
-			func(t testing.TB) bool { return claimchecktest.Rational(t, "1", "1.0") }},
+			func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1", "1.0") }},
 		{"difference-refused", "a refused element in a claimed list",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Difference(t, []any{1}, []any{}, []any{1}, []any{"\xff"})
 			}},
 		{"equality-message", "Message labels the first line, labels in order",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []int{1}, []int{2}, claimchecktest.Message("Q%d", 1), claimchecktest.Message("factors"))
 			}},
 		{"equality-hidden", "HideReference: the claim's values in excess, in claim order, and a count of what is missing",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []any{2, 2, "2", 3, 3, 5}, []any{7, 2, "x", 3, 3, 3, 7}, claimchecktest.HideReference())
 			}},
 		{"equality-hidden-missing-only", "HideReference with nothing in excess: only the count",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []int{1, 2, 3, 4}, []int{4, 1}, claimchecktest.HideReference())
 			}},
 		{"equality-hidden-refused-reference", "HideReference leaves out the message of an error in the reference, which quotes its value",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []int64{1<<53 + 1}, []int64{1}, claimchecktest.HideReference())
 			}},
 		{"equality-long-values-alike", "two values alike but for their last character keep it",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				y := strings.Repeat("y", 60)
 				return claimchecktest.Equality(t, []string{y + "A"}, []string{y + "B"})
 			}},
 		{"equality-long-values-middle", "two values alike but in the middle keep the runes around the difference",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				y := strings.Repeat("y", 40)
 				return claimchecktest.Equality(t, []string{y + "A" + y}, []string{y + "B" + y, "short"})
 			}},
 		{"equality-limits", "Limits bounds the check; a limit is reported as the tools report it",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []int{1, 2, 3}, []int{3, 2, 1}, claimchecktest.Limits(multiset.Limits{MaxItems: 2}))
 			}},
 		{"difference-every-index", "every differing index of both lists, the claim's lists beside the expected",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Difference(t, []int{1, 2, 2, 3, 5}, []int{2, 4, 6}, []int{1, 3, 2}, []int{6, 4, 4})
 			}},
 		{"difference-capped", "at most 20 indexes of a list, then how many more",
-			func(t testing.TB) bool {
-				return claimchecktest.Difference(t, many, nil, many[1:], []int{1})
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Difference(t, many, []int(nil), many[1:], []int{1})
 			}},
 		{"difference-long-values", "long values in a difference are told apart",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				y := strings.Repeat("y", 60)
 				return claimchecktest.Difference(t, []string{y + "A", "b"}, []string{"b"}, []string{y + "B"}, nil)
 			}},
 		{"difference-hidden", "HideReference: the first wrong index of each list and the claim's element there",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Difference(t, []int{1, 2, 2, 3, 5}, []int{2, 4, 6}, []int{1, 3, 2}, []int{6}, claimchecktest.HideReference())
 			}},
 		{"difference-hidden-one-list", "HideReference: a right list says so",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Difference(t, []int{1, 2}, []int{2}, []int{1}, []int{9}, claimchecktest.HideReference())
 			}},
 		{"rational-hidden", "HideReference: not the value of the expression, with neither value nor difference",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "13/6", claimchecktest.HideReference())
 			}},
 		{"rational-limits", "RationalLimits bounds the expression",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Rational(t, "1 + 2 + 3", "6", claimchecktest.RationalLimits(rational.Limits{MaxTokens: 3}))
 			}},
 		{"rational-claim-space", "a claim with a trailing space is quoted, with a hint",
-			func(t testing.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "25/12 ") }},
+			func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "25/12 ") }},
 		{"rational-claim-minus-sign", "a claim with U+2212 is quoted, with a hint",
-			func(t testing.TB) bool { return claimchecktest.Rational(t, "1/3 - 1/2", "−1/6") }},
+			func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1/3 - 1/2", "−1/6") }},
+	}
+	// Each fault a grader meets in a student's document, in the staff form
+	// and the student's (name-hidden.golden), the answers read with
+	// ParseSubmission (ExactNumbers) and named with In.
+	hide := claimchecktest.HideReference()
+	harmonic := "1 + 1/2 + 1/3 + 1/4"
+	for _, f := range []struct {
+		name, reason string
+		check        func(t claimchecktest.TB, hide ...claimchecktest.Option) bool
+	}{
+		{"fault-inexact-integer", "9007199254740993 is refused at its path, saying what it would have become",
+			func(t claimchecktest.TB, hide ...claimchecktest.Option) bool {
+				return equalityIn(t, []int64{2, 2, 1 << 53}, `{"q1": [2, 2, 9007199254740993]}`, hide...)
+			}},
+		{"fault-underflow", "1e-400 is refused: it would be 0",
+			func(t claimchecktest.TB, hide ...claimchecktest.Option) bool {
+				return equalityIn(t, []int{0, 1}, `{"q1": [1e-400, 1]}`, hide...)
+			}},
+		{"fault-duplicate-member", "a second answer to q1 is refused, not graded",
+			func(t claimchecktest.TB, hide ...claimchecktest.Option) bool {
+				return equalityIn(t, []int{2, 2, 2, 3, 3, 5}, `{"q1": [2, 2, 2, 3, 3, 5], "q1": [1]}`, hide...)
+			}},
+		{"fault-lone-surrogate", "a lone surrogate is named as the escape the student typed",
+			func(t claimchecktest.TB, hide ...claimchecktest.Option) bool {
+				return equalityIn(t, []string{"ab"}, `{"q1": ["ab\ud800"]}`, hide...)
+			}},
+		{"fault-invalid-utf8", "an invalid byte in a string answer, after the text before it",
+			func(t claimchecktest.TB, hide ...claimchecktest.Option) bool {
+				return rationalIn(t, harmonic, "{\"q3\": \"3/4\xff\"}", hide...)
+			}},
+		{"fault-fraction-space", "white space inside a fraction: a hint and the value to write",
+			func(t claimchecktest.TB, hide ...claimchecktest.Option) bool {
+				return rationalIn(t, harmonic, `{"q3": "25 / 12"}`, hide...)
+			}},
+		{"fault-fullwidth-digits", "full-width digits: a hint and the value to write",
+			func(t claimchecktest.TB, hide ...claimchecktest.Option) bool {
+				return rationalIn(t, harmonic, `{"q3": "２５/12"}`, hide...)
+			}},
+		{"fault-second-slash", "a second slash: a hint and the divisions' value",
+			func(t claimchecktest.TB, hide ...claimchecktest.Option) bool {
+				return rationalIn(t, harmonic, `{"q3": "25/12/2"}`, hide...)
+			}},
+		{"fault-missing-answer", "an answer the submission lacks",
+			func(t claimchecktest.TB, hide ...claimchecktest.Option) bool {
+				return rationalIn(t, harmonic, `{"q1": []}`, hide...)
+			}},
+		{"fault-numbers-as-written", "the claim's numbers as the student wrote them; paths in the student's document",
+			func(t claimchecktest.TB, hide ...claimchecktest.Option) bool {
+				return equalityIn(t, []int{2, 3}, `{"q1": [-0e0, 2.0, 3.00, 3]}`, hide...)
+			}},
+		{"fault-any-order", "AnyOrder: per list, what is missing and what should not be there",
+			func(t claimchecktest.TB, hide ...claimchecktest.Option) bool {
+				return differenceIn(t, fruitA, fruitB, `{"a_not_b": ["cherry", "kiwi", "apple", "apple"], "b_not_a": ["egg", "fig"]}`,
+					append(hide, claimchecktest.AnyOrder())...)
+			}},
+		{"fault-difference-order", "without AnyOrder: the tool's order, paths in the student's document",
+			func(t claimchecktest.TB, hide ...claimchecktest.Option) bool {
+				return differenceIn(t, fruitA, fruitB, `{"a_not_b": ["cherry", "date", "apple"], "b_not_a": ["fig", "egg"]}`, hide...)
+			}},
+	} {
+		rows = append(rows,
+			row{f.name, f.reason, func(t claimchecktest.TB) bool { return f.check(t) }},
+			row{f.name + "-hidden", f.reason + ", for the student", func(t claimchecktest.TB) bool { return f.check(t, hide) }})
 	}
 	testutil.Run(t, rows, func(t *testing.T, r row) {
 		ok, report := run(r.check)
@@ -263,13 +332,54 @@ func TestReports(t *testing.T) {
 	})
 }
 
+// The fruit of a difference question: in A but not B, and in B but not
+// A. The expected residuals are [apple, cherry, date] and [egg, fig].
+var (
+	fruitA = []string{"apple", "banana", "cherry", "date"}
+	fruitB = []any{"banana", "egg", "fig"}
+)
+
+// submission reads a student's document as a grader does, with
+// ExactNumbers; a document that is no object of answers is a bug of the
+// test.
+func submission(doc string) *canon.Submission {
+	sub, err := canon.ParseSubmission([]byte(doc), canon.ExactNumbers())
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}
+
+// equalityIn checks answer q1 of doc against ref, as a grader does.
+func equalityIn[S any](t claimchecktest.TB, ref []S, doc string, opts ...claimchecktest.Option) bool {
+	sub := submission(doc)
+	q1, _ := sub.Array("q1") // a refused answer is the helper's to report
+	return claimchecktest.Equality(t, ref, q1, append(opts, claimchecktest.In(sub, "q1"))...)
+}
+
+// rationalIn checks answer q3 of doc as the value of expr.
+func rationalIn(t claimchecktest.TB, expr, doc string, opts ...claimchecktest.Option) bool {
+	sub := submission(doc)
+	q3, _ := sub.String("q3")
+	return claimchecktest.RationalCanonical(t, expr, q3, append(opts, claimchecktest.In(sub, "q3"))...)
+}
+
+// differenceIn checks answers a_not_b and b_not_a of doc as the residuals
+// of left and right.
+func differenceIn[L, R any](t claimchecktest.TB, left []L, right []R, doc string, opts ...claimchecktest.Option) bool {
+	sub := submission(doc)
+	lo, _ := sub.Array("a_not_b")
+	ro, _ := sub.Array("b_not_a")
+	return claimchecktest.Difference(t, left, right, lo, ro, append(opts, claimchecktest.In(sub, "a_not_b", "b_not_a"))...)
+}
+
 // TestEqualityNamesEveryDifferingValue: the report lists every value whose
 // counts differ, checked against the inputs directly rather than a golden
 // file, on a larger input.
 func TestEqualityNamesEveryDifferingValue(t *testing.T) {
 	src := []string{"a", "b", "b", "c", "d", "e"}
 	claim := []string{"b", "c", "c", "d", "f", "e"}
-	_, report := run(func(t testing.TB) bool { return claimchecktest.Equality(t, src, claim) })
+	_, report := run(func(t claimchecktest.TB) bool { return claimchecktest.Equality(t, src, claim) })
 	for _, v := range []string{`"a"`, `"b"`, `"c"`, `"f"`} {
 		if !strings.Contains(report, "\n  "+v+" ") {
 			t.Errorf("report does not name %s:\n%s", v, report)
@@ -318,23 +428,23 @@ func TestHideReference(t *testing.T) {
 	hide := claimchecktest.HideReference()
 	type row struct {
 		reason  string
-		check   func(t testing.TB) bool
+		check   func(t claimchecktest.TB) bool
 		secrets []string // must not appear
 		shows   []string // must appear: the claim's own faults
 	}
 	rows := []row{
 		{"equality: a missing value, a value too often, a value that should not occur",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []any{"KEY-A", "KEY-B", "KEY-B", 4242}, []any{"KEY-B", "KEY-B", "KEY-B", "wrong"}, hide)
 			},
 			[]string{"KEY-A", "4242", "/source", "source"}, []string{`"KEY-B"`, `"wrong"`, "too often", "should not occur", "2 occurrences are missing"}},
 		{"equality: only missing values",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []string{"KEY-A", "KEY-C"}, []string{}, hide)
 			},
 			[]string{"KEY-A", "KEY-C", "/source"}, []string{"2 occurrences are missing"}},
 		{"equality: many values, over the table's cap",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				src := make([]int, 40)
 				claim := make([]int, 40)
 				for i := range src {
@@ -344,31 +454,34 @@ func TestHideReference(t *testing.T) {
 			},
 			[]string{"9000"}, []string{"and 20 more", "40 occurrences are missing"}},
 		{"equality: an inexact integer in the reference, whose message quotes it",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []int64{1<<53 + 1}, []int64{1}, hide)
 			},
-			[]string{"9007199254740993"}, []string{"invalid_input at /source/0"}},
+			[]string{"9007199254740993"}, []string{"the reference is refused (at /source/0)"}},
 		{"difference: wrong elements in both lists",
-			func(t testing.TB) bool {
+			func(t claimchecktest.TB) bool {
 				return claimchecktest.Difference(t, []string{"L-1", "L-2", "both"}, []string{"both", "R-1"}, []string{"L-1", "mine"}, []string{"other"}, hide)
 			},
 			[]string{"L-2", "R-1", "both", "claim   "}, []string{`"mine"`, `"other"`, "index 1", "index 0"}},
 		{"difference: a claimed list too short",
-			func(t testing.TB) bool {
-				return claimchecktest.Difference(t, []string{"L-1", "L-2"}, nil, []string{"L-1"}, nil, hide)
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Difference(t, []string{"L-1", "L-2"}, []string(nil), []string{"L-1"}, nil, hide)
 			},
 			[]string{"L-2"}, []string{"index 1, where the claim has no element"}},
 		{"rational: a wrong value",
-			func(t testing.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "13/6", hide) },
+			func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "13/6", hide) },
 			[]string{"25/12", "-1/12", "1/12", "value:", "difference"}, []string{"13/6 is not the value of the expression"}},
 		{"rational canonical: a wrong value",
-			func(t testing.TB) bool { return claimchecktest.RationalCanonical(t, "7/3", "2", hide) },
+			func(t claimchecktest.TB) bool { return claimchecktest.RationalCanonical(t, "7/3", "2", hide) },
 			[]string{"7/3 ", "1/3", "value:"}, []string{"2 is not the value of the expression"}},
 	}
 	testutil.Run(t, rows, func(t *testing.T, r row) {
 		ok, report := run(r.check)
 		if ok || report == "" {
 			t.Fatalf("returned %v, %q: want a failure", ok, report)
+		}
+		if strings.Contains(report, "claimchecktest") || strings.Contains(report, "invalid_input") {
+			t.Errorf("the student's report names Go or the wire:\n%s", report)
 		}
 		for _, s := range r.secrets {
 			if strings.Contains(report, s) {
@@ -388,19 +501,21 @@ func TestHideReference(t *testing.T) {
 func TestFailNow(t *testing.T) {
 	type row struct {
 		reason   string
-		check    func(t testing.TB) bool
+		check    func(t claimchecktest.TB) bool
 		failNows int
 	}
 	now := claimchecktest.FailNow()
 	testutil.Run(t, []row{
-		{"Equality fails", func(t testing.TB) bool { return claimchecktest.Equality(t, []int{1}, []int{2}, now) }, 1},
-		{"Equality refuses its input", func(t testing.TB) bool { return claimchecktest.Equality(t, []any{1}, []any{[]int{}}, now) }, 1},
-		{"Difference fails", func(t testing.TB) bool { return claimchecktest.Difference(t, []int{1}, nil, []int{2}, nil, now) }, 1},
-		{"Rational fails", func(t testing.TB) bool { return claimchecktest.Rational(t, "1", "2", now) }, 1},
-		{"RationalCanonical fails", func(t testing.TB) bool { return claimchecktest.RationalCanonical(t, "1", "2/2", now) }, 1},
-		{"Rational refuses its input", func(t testing.TB) bool { return claimchecktest.Rational(t, "1 +", "1", now) }, 1},
-		{"a pass does not stop the test", func(t testing.TB) bool { return claimchecktest.Equality(t, []int{1}, []int{1}, now) }, 0},
-		{"without FailNow a failure does not stop the test", func(t testing.TB) bool { return claimchecktest.Equality(t, []int{1}, []int{2}) }, 0},
+		{"Equality fails", func(t claimchecktest.TB) bool { return claimchecktest.Equality(t, []int{1}, []int{2}, now) }, 1},
+		{"Equality refuses its input", func(t claimchecktest.TB) bool { return claimchecktest.Equality(t, []any{1}, []any{[]int{}}, now) }, 1},
+		{"Difference fails", func(t claimchecktest.TB) bool {
+			return claimchecktest.Difference(t, []int{1}, []int(nil), []int{2}, nil, now)
+		}, 1},
+		{"Rational fails", func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1", "2", now) }, 1},
+		{"RationalCanonical fails", func(t claimchecktest.TB) bool { return claimchecktest.RationalCanonical(t, "1", "2/2", now) }, 1},
+		{"Rational refuses its input", func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1 +", "1", now) }, 1},
+		{"a pass does not stop the test", func(t claimchecktest.TB) bool { return claimchecktest.Equality(t, []int{1}, []int{1}, now) }, 0},
+		{"without FailNow a failure does not stop the test", func(t claimchecktest.TB) bool { return claimchecktest.Equality(t, []int{1}, []int{2}) }, 0},
 	}, func(t *testing.T, r row) {
 		rec := &recorder{}
 		r.check(rec)
@@ -448,34 +563,45 @@ func TestLimitsOptions(t *testing.T) {
 	deep := strings.Repeat("(", 100) + "1" + strings.Repeat(")", 100)
 	type row struct {
 		reason string
-		check  func(t testing.TB) bool
+		check  func(t claimchecktest.TB) bool
 		pass   bool
 	}
 	testutil.Run(t, []row{
-		{"Limits lowers MaxItems", func(t testing.TB) bool {
+		{"Limits lowers MaxItems", func(t claimchecktest.TB) bool {
 			return claimchecktest.Equality(t, []int{1, 2, 3}, []int{1, 2, 3}, claimchecktest.Limits(multiset.Limits{MaxItems: 2}))
 		}, false},
-		{"Limits lowers MaxDistinct for Difference", func(t testing.TB) bool {
-			return claimchecktest.Difference(t, []int{1, 2, 3}, nil, []int{1, 2, 3}, nil, claimchecktest.Limits(multiset.Limits{MaxDistinct: 2}))
+		{"Limits lowers MaxDistinct for Difference", func(t claimchecktest.TB) bool {
+			return claimchecktest.Difference(t, []int{1, 2, 3}, []int(nil), []int{1, 2, 3}, nil, claimchecktest.Limits(multiset.Limits{MaxItems: multiset.NoLimit, MaxDistinct: 2}))
 		}, false},
-		{"a zero field of Limits keeps no cap", func(t testing.TB) bool {
+		{"a zero field of Limits is the tool's bound, as it is in multiset", func(t claimchecktest.TB) bool {
 			big := make([]int, 20000)
 			return claimchecktest.Equality(t, big, big, claimchecktest.Limits(multiset.Limits{MaxDistinct: 5}))
+		}, false},
+		{"NoLimit is no bound", func(t claimchecktest.TB) bool {
+			big := make([]int, 20000)
+			return claimchecktest.Equality(t, big, big, claimchecktest.Limits(multiset.Limits{MaxItems: multiset.NoLimit, MaxDistinct: 5}))
 		}, true},
-		{"Rational's default depth refuses 100 levels", func(t testing.TB) bool { return claimchecktest.Rational(t, deep, "1") }, false},
-		{"RationalLimits raises the depth", func(t testing.TB) bool {
+		{"without Limits there is no bound", func(t claimchecktest.TB) bool {
+			big := make([]int, 20000)
+			for i := range big {
+				big[i] = i
+			}
+			return claimchecktest.Equality(t, big, big)
+		}, true},
+		{"Rational's default depth refuses 100 levels", func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, deep, "1") }, false},
+		{"RationalLimits raises the depth", func(t claimchecktest.TB) bool {
 			return claimchecktest.Rational(t, deep, "1", claimchecktest.RationalLimits(rational.Limits{MaxDepth: 200}))
 		}, true},
-		{"RationalLimits lowers the digits", func(t testing.TB) bool {
+		{"RationalLimits lowers the digits", func(t claimchecktest.TB) bool {
 			return claimchecktest.RationalCanonical(t, "1000", "1000", claimchecktest.RationalLimits(rational.Limits{MaxValueDigits: 3}))
 		}, false},
-		{"Rational ignores Limits", func(t testing.TB) bool {
+		{"Rational ignores Limits", func(t claimchecktest.TB) bool {
 			return claimchecktest.Rational(t, "1+2", "3", claimchecktest.Limits(multiset.Limits{MaxItems: 1}))
 		}, true},
-		{"Equality ignores RationalLimits", func(t testing.TB) bool {
+		{"Equality ignores RationalLimits", func(t claimchecktest.TB) bool {
 			return claimchecktest.Equality(t, []int{1, 2}, []int{2, 1}, claimchecktest.RationalLimits(rational.Limits{MaxTokens: 1}))
 		}, true},
-		{"a zero Option is ignored", func(t testing.TB) bool {
+		{"a zero Option is ignored", func(t claimchecktest.TB) bool {
 			return claimchecktest.Equality(t, []int{1}, []int{1}, claimchecktest.Option{})
 		}, true},
 	}, func(t *testing.T, r row) {

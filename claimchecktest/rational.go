@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"testing"
 
 	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/rattext"
 	"github.com/claimcheck/claimcheck/rational"
 )
 
@@ -16,51 +16,76 @@ import (
 // difference, or, for a division by zero or an error in the expression, the
 // expression with a caret under the position; and returns false. See
 // [Option] for what opts change ([HideReference], [RationalLimits]).
-func Rational(t testing.TB, expression, claimedValue string, opts ...Option) bool {
+func Rational(t TB, expression, claimedValue string, opts ...Option) bool {
 	t.Helper()
-	return checkRational(t, "Rational", rational.Input{Expression: expression, ClaimedValue: claimedValue}, opts)
+	c := newConfig(opts)
+	return c.report(t, checkRational(&c, "Rational", rational.Input{Expression: expression, ClaimedValue: claimedValue}))
 }
 
 // RationalCanonical is [Rational] for a claim that must also be written in
 // canonical form: "0", "n", "-n", "n/d" or "-n/d" in lowest terms with d > 1.
-func RationalCanonical(t testing.TB, expression, claimedValue string, opts ...Option) bool {
-	t.Helper()
-	return checkRational(t, "RationalCanonical", rational.Input{Expression: expression, ClaimedValue: claimedValue, RequireCanonical: true}, opts)
-}
-
-func checkRational(t testing.TB, helper string, in rational.Input, opts []Option) bool {
+func RationalCanonical(t TB, expression, claimedValue string, opts ...Option) bool {
 	t.Helper()
 	c := newConfig(opts)
+	return c.report(t, checkRational(&c, "RationalCanonical", rational.Input{Expression: expression, ClaimedValue: claimedValue, RequireCanonical: true}))
+}
+
+// CheckRational is [Rational] without a test: it returns the verdict, the
+// score (1 or 0) and the report Rational would write.
+func CheckRational(expression, claimedValue string, opts ...Option) Report {
+	c := newConfig(opts)
+	return checkRational(&c, "Rational", rational.Input{Expression: expression, ClaimedValue: claimedValue})
+}
+
+// CheckRationalCanonical is [RationalCanonical] without a test.
+func CheckRationalCanonical(expression, claimedValue string, opts ...Option) Report {
+	c := newConfig(opts)
+	return checkRational(&c, "RationalCanonical", rational.Input{Expression: expression, ClaimedValue: claimedValue, RequireCanonical: true})
+}
+
+func checkRational(c *config, helper string, in rational.Input) Report {
+	at := c.paths(helper, "/claimed_value")[0]
+	if err := c.answerErr(readString); err != nil {
+		return c.refused(helper, err, nil, nil)
+	}
 	res, err := rational.CheckRational(in, c.ratLim)
 	if err != nil {
-		c.fail(t, rationalRefused(helper, in.Expression, err))
-		return false
+		return c.rationalRefused(helper, in, at, err)
 	}
 	if res.Valid {
-		return true
+		return Report{Valid: true, Score: 1}
 	}
-	c.fail(t, rationalReport(helper, in, res, c.hide))
-	return false
+	return Report{Text: c.label(c.head(helper) + rationalReport(in, res, c.hide))}
 }
 
 // rationalRefused reports an input the check refuses; an error in the
-// expression shows where. Nothing in it is the true value, so HideReference
-// changes nothing here.
-func rationalRefused(helper, expression string, err error) string {
-	s := refused(helper, err, false)
+// expression shows where. A malformed claim is named at its path in the
+// student's document (at) and gets the grading helpers' hints, which the
+// JSON tools' message leaves out (white space inside a fraction,
+// non-ASCII digits, a second '/'). Nothing in it is the true value, so
+// HideReference changes nothing here but the report's head.
+func (c *config) rationalRefused(helper string, in rational.Input, at string, err error) Report {
 	var e *claimcheck.Error
-	if errors.As(err, &e) && e.Path == "/expression" && e.Position >= 0 {
-		s += "\n" + caret(expression, e.Position, 1)
+	if errors.As(err, &e) && e.Path == "/claimed_value" {
+		moved := *e
+		moved.Path = at
+		if moved.Code == claimcheck.InvalidInput {
+			moved.Message = rattext.ClaimMessage(in.ClaimedValue, true)
+		}
+		err, e = &moved, &moved
 	}
-	return s
+	r := c.refused(helper, err, nil, nil)
+	if e != nil && e.Path == "/expression" && e.Position >= 0 {
+		r.Text += "\n" + caret(in.Expression, e.Position, 1)
+	}
+	return r
 }
 
 // rationalReport states why a claim is rejected; with hide, a wrong value
 // is reported without the true value or the difference.
-func rationalReport(helper string, in rational.Input, res rational.Result, hide bool) string {
+func rationalReport(in rational.Input, res rational.Result, hide bool) string {
 	d := res.FirstDiscrepancy
 	var b strings.Builder
-	fmt.Fprintf(&b, "claimchecktest.%s: ", helper)
 	switch {
 	case d == nil:
 		fmt.Fprintf(&b, "claim rejected: %s", res.Reason)
@@ -74,7 +99,7 @@ func rationalReport(helper string, in rational.Input, res rational.Result, hide 
 		writeTable(&b, [][]string{
 			{"expression:", oneLine(in.Expression)},
 			{"claimed:", in.ClaimedValue},
-		}, []bool{false, false})
+		}, []bool{false, false}, "  ")
 	default:
 		fmt.Fprintf(&b, "the expression is not %s\n", in.ClaimedValue)
 		rows := [][]string{
@@ -83,7 +108,7 @@ func rationalReport(helper string, in rational.Input, res rational.Result, hide 
 			{"claimed:", in.ClaimedValue},
 			{"difference:", d.Difference.String() + " (value − claim)"},
 		}
-		writeTable(&b, rows, []bool{false, false})
+		writeTable(&b, rows, []bool{false, false}, "  ")
 	}
 	return b.String()
 }

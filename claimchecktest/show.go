@@ -16,23 +16,25 @@ const (
 	context = 6
 )
 
-// names is how a report shows each value: its canonical form, with the
-// middle elided ("…") when it is longer than maxShown runes. Two different
-// values never show alike: the elision keeps the part that tells a value
-// from the others of the same report, or, failing that, the value is shown
-// whole.
+// names is how a report shows each value: its form (the canonical one, or
+// the literal the student wrote), with the middle elided ("…") when it is
+// longer than maxShown runes. Two different values never show alike: the
+// elision keeps the part that tells a value from the others of the same
+// report, or, failing that, the value is shown whole.
 type names map[canon.Scalar]string
 
 // newNames gives a display form to every value of vals (the values one
-// report shows).
-func newNames(vals []canon.Scalar) names {
+// report shows), from form(v). Different values must have different forms,
+// as their canonical forms are, and so are their literals: a literal is
+// the form of one value only.
+func newNames(vals []canon.Scalar, form func(canon.Scalar) string) names {
 	n := make(names, len(vals))
 	keys := make(map[canon.Scalar][]rune, len(vals))
 	for _, v := range vals {
 		if _, seen := n[v]; seen {
 			continue
 		}
-		k := v.Key()
+		k := form(v)
 		if utf8.RuneCountInString(k) <= maxShown {
 			n[v] = k
 			continue
@@ -55,7 +57,7 @@ func newNames(vals []canon.Scalar) names {
 			head, tail := 0, shownTail
 			for _, w := range group {
 				if w != v {
-					head = max(head, commonPrefix(r, []rune(w.Key()))+context)
+					head = max(head, commonPrefix(r, []rune(form(w)))+context)
 				}
 			}
 			if head+tail+1 < len(r) {

@@ -37,7 +37,7 @@ func TestNamesTellValuesApart(t *testing.T) {
 			}
 			vals = append(vals, s)
 		}
-		show := newNames(vals)
+		show := newNames(vals, canon.Scalar.Key)
 		seen := map[string]canon.Scalar{}
 		for _, v := range vals {
 			d, k := show[v], v.Key()

@@ -127,3 +127,31 @@ func ExampleOptions_basePath() {
 	// 200 {"valid":true
 	// /api
 }
+
+// OpenAPIAt is the document of a handler mounted under a prefix: one
+// server, the prefix, under which every path resolves.
+func ExampleOpenAPIAt() {
+	var doc struct {
+		Servers []struct{ URL string }
+	}
+	json.Unmarshal(httpapi.OpenAPIAt("/api"), &doc)
+	fmt.Println(doc.Servers)
+	fmt.Println(string(httpapi.OpenAPIAt("")) == string(httpapi.OpenAPI()))
+	// Output:
+	// [{/api}]
+	// true
+}
+
+// Options.Observe receives an Observation per answered request: the
+// route, the tool, the status and the verdict, for metrics or an access
+// log of the caller's own.
+func ExampleObservation() {
+	var seen []httpapi.Observation
+	h := httpapi.New(httpapi.Options{Observe: func(_ *http.Request, o httpapi.Observation) { seen = append(seen, o) }})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/tools/rational-expression-check/versions/1.0.0/execute",
+		strings.NewReader(`{"expression":"1/2","claimed_value":"1/3","require_canonical":false}`)))
+	o := seen[0]
+	fmt.Println(o.Route == httpapi.RouteExecute, o.Tool, o.Version, o.Status, o.Verdict)
+	// Output: true rational-expression-check 1.0.0 200 value_mismatch
+}

@@ -66,3 +66,34 @@ func ExampleDescription() {
 }
 
 var _ http.Handler = mcpserver.New(mcpserver.Options{}).HTTPHandler()
+
+// New makes one Server of the tools; its transports (stdio, HTTP) share
+// its check slots.
+func ExampleNew() {
+	s := mcpserver.New(mcpserver.Options{Version: "1.2.3"})
+	res := s.Answer(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	fmt.Println(string(res))
+	// Output:
+	// {"jsonrpc":"2.0","id":1,"result":{}}
+}
+
+// Options bound what a Server holds and checks at once; the zero value is
+// ready to use. A document over MaxDocumentBytes is refused as the CLI
+// refuses it.
+func ExampleOptions() {
+	s := mcpserver.New(mcpserver.Options{MaxDocumentBytes: 32})
+	res := s.Answer(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call",`+
+		`"params":{"name":"multiset-equality-check","arguments":{"source":[1,2,3,4,5,6,7,8],"claim":[1,2,3,4,5,6,7,8]}}}`))
+	fmt.Println(strings.Contains(string(res), `max_document_bytes`))
+	// Output: true
+}
+
+// A Server answers each message, whatever the transport: here the
+// initialize handshake, which names the server and its version.
+func ExampleServer() {
+	s := mcpserver.New(mcpserver.Options{Version: "1.2.3"})
+	res := s.Answer(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize",`+
+		`"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`))
+	fmt.Println(strings.Contains(string(res), `"serverInfo":{"name":"claimcheck","title":"claimcheck","version":"1.2.3"}`))
+	// Output: true
+}

@@ -2,6 +2,7 @@ package metrics_test
 
 import (
 	"fmt"
+	"net/http/httptest"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -34,4 +35,21 @@ func ExampleNew() {
 	}
 	// Output:
 	// tool=rational-expression-check verdict=valid version=1.0.0 1
+}
+
+// Metrics are one service's collectors: InFlight counts the requests being
+// answered, Observe counts each answered one.
+func ExampleMetrics() {
+	reg := prometheus.NewRegistry()
+	m := metrics.New(reg)
+	h := m.InFlight(httpapi.New(httpapi.Options{Observe: m.Observe}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/v1/tools", nil))
+	families, _ := reg.Gather()
+	for _, f := range families {
+		if f.GetName() == "claimcheck_http_requests_total" {
+			fmt.Println(f.GetName(), len(f.GetMetric()) > 0)
+		}
+	}
+	// Output: claimcheck_http_requests_total true
 }

@@ -64,17 +64,17 @@
 // or not exact (code invalid_input, with the element's JSON Pointer path,
 // such as /source/3), or an array over a [Limits] value (code
 // limit_exceeded, with the array's path and the limit's name), in the order
-// of [CheckEquality] and [CheckDifference] (docs/contract.md §6 in the
-// repository).
+// of [CheckEquality] and [CheckDifference].
 //
 // # Limits
 //
 // Each input array may hold at most MaxItems elements and MaxDistinct
-// distinct values; a zero [Limits] field means [DefaultLimits]', the tool
-// descriptors' 10000 and 10000, and MaxItems is held at 2^30 − 1. Grading
-// code with larger bags raises them:
+// distinct values. A zero (or negative) [Limits] field means the tool's
+// bound, that of [DefaultLimits] (the descriptors' 10000 and 10000), here
+// and wherever a Limits is taken; [NoLimit] means no bound but memory;
+// MaxItems is held at 2^30 − 1. Grading code with larger bags raises them:
 //
-//	res, err := multiset.CheckEquality(in, multiset.Limits{MaxItems: 1 << 20, MaxDistinct: 1 << 20})
+//	res, err := multiset.CheckEquality(in, multiset.Limits{MaxItems: 1 << 20, MaxDistinct: multiset.NoLimit})
 //
 // # Guarantees
 //
@@ -100,6 +100,9 @@
 // table, of at most 64 MiB (about 1.5 million distinct values) with its
 // copy, which the next collection frees. Larger tables are not kept.
 //
-// The precedence of errors and the paths they carry are written out in
-// docs/contract.md in the repository.
+// The precedence of errors and the paths they carry are stated above, at
+// [CheckEquality] and [CheckDifference]; see also the contract,
+// [docs/contract.md], which writes out every case.
+//
+// [docs/contract.md]: https://github.com/claimcheck/claimcheck/blob/main/docs/contract.md
 package multiset

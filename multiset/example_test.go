@@ -225,3 +225,116 @@ func ExampleDifferenceResult_Err() {
 	// claim.left_only[0] is missing; expected "a" (at /left_only/0)
 	// true
 }
+
+// DefaultLimits is what a zero Limits field stands for: the descriptors'
+// bounds. A check with other bounds passes its own.
+func ExampleDefaultLimits() {
+	fmt.Printf("%+v\n", multiset.DefaultLimits())
+	lim := multiset.DefaultLimits()
+	lim.MaxItems = 2
+	_, err := multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: []int{1, 2, 3}}, lim)
+	fmt.Println(err)
+	// Output:
+	// {MaxItems:10000 MaxDistinct:10000}
+	// limit_exceeded at /source (max_items): source has more items than max_items (2)
+}
+
+// An EqualityInput holds the two arrays, each of its own element type;
+// its json tags name the tool's members.
+func ExampleEqualityInput() {
+	var in multiset.EqualityInput[any, any]
+	_ = json.Unmarshal([]byte(`{"source": [1, "a"], "claim": ["a", 1.0]}`), &in)
+	res, _ := multiset.CheckEquality(in, multiset.Limits{})
+	fmt.Println(res.Valid)
+	// Output: true
+}
+
+// An EqualityResult is a verdict: Valid, Reason and the first discrepancy.
+func ExampleEqualityResult() {
+	res, _ := multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: []int{1, 1, 2}, Claim: []int{1, 2}}, multiset.Limits{})
+	fmt.Println(res.Valid, res.Reason, res.Discrepancy.Path)
+	fmt.Println(res)
+	// Output:
+	// false claim_mismatch /source/0
+	// claim has 1 occurrence of 1 where source has 2 (first at /source/0)
+}
+
+// An EqualityDiscrepancy names a value and its two counts; its JSON form
+// is the tool's, the counts as strings.
+func ExampleEqualityDiscrepancy() {
+	res, _ := multiset.CheckEquality(multiset.EqualityInput[string, string]{Source: []string{"a"}, Claim: []string{"a", "b"}}, multiset.Limits{})
+	d := res.Discrepancy
+	doc, _ := json.Marshal(d)
+	fmt.Println(d.Value, d.Expected, d.Actual, string(doc))
+	// Output: "b" 0 1 {"path":"/claim/1","expected":"0","actual":"1"}
+}
+
+// MarshalJSON of a result is the tool's output document; a zero result,
+// no verdict, has none.
+func ExampleEqualityResult_MarshalJSON() {
+	res, _ := multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: []int{1}, Claim: []int{1}}, multiset.Limits{})
+	doc, err := json.Marshal(res)
+	fmt.Println(string(doc), err)
+	_, err = json.Marshal(multiset.EqualityResult{})
+	fmt.Println(err != nil)
+	// Output:
+	// {"valid":true,"reference_version":"ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"} <nil>
+	// true
+}
+
+// A DifferenceInput holds left, right and the claimed residuals.
+func ExampleDifferenceInput() {
+	in := multiset.DifferenceInput[string, any]{
+		Left:  []string{"a", "b"},
+		Right: []string{"b"},
+		Claim: multiset.DifferenceClaim[any]{LeftOnly: []any{"a"}},
+	}
+	res, _ := multiset.CheckDifference(in, multiset.Limits{})
+	fmt.Println(res.Valid)
+	// Output: true
+}
+
+// A DifferenceClaim is the claimed left_only and right_only; a nil list is
+// an empty one.
+func ExampleDifferenceClaim() {
+	claim := multiset.DifferenceClaim[int]{RightOnly: []int{4}}
+	res, _ := multiset.CheckDifference(multiset.DifferenceInput[int, int]{Left: []int{1}, Right: []int{1, 4}, Claim: claim}, multiset.Limits{})
+	fmt.Println(res.Valid)
+	// Output: true
+}
+
+// A DifferenceResult is a verdict with the first index at which a claimed
+// list differs.
+func ExampleDifferenceResult() {
+	res, _ := multiset.CheckDifference(multiset.DifferenceInput[int, int]{
+		Left: []int{1, 2}, Right: []int{2},
+		Claim: multiset.DifferenceClaim[int]{LeftOnly: []int{2}},
+	}, multiset.Limits{})
+	fmt.Println(res.Valid, res.Reason, res.Discrepancy.Path)
+	// Output: false claim_mismatch /left_only/0
+}
+
+// A DifferenceDiscrepancy holds the expected and the claimed element at
+// its index, each nil where that list has none.
+func ExampleDifferenceDiscrepancy() {
+	res, _ := multiset.CheckDifference(multiset.DifferenceInput[int, int]{Left: []int{1}, Right: []int{}}, multiset.Limits{})
+	d := res.Discrepancy
+	doc, _ := json.Marshal(d)
+	fmt.Println(d.Expected, d.Actual == nil, string(doc))
+	// Output: 1 true {"path":"/left_only/0","expected":1,"actual":null}
+}
+
+// MarshalJSON of a difference result is the tool's output document.
+func ExampleDifferenceResult_MarshalJSON() {
+	res, _ := multiset.CheckDifference(multiset.DifferenceInput[int, int]{Left: []int{1}}, multiset.Limits{})
+	doc, _ := json.Marshal(res)
+	fmt.Println(string(doc))
+	// Output: {"valid":false,"reason":"claim_mismatch","discrepancy":{"path":"/left_only/0","expected":1,"actual":null},"reference_version":"ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"}
+}
+
+// A Reason says why a claim fails; the multiset tools have one.
+func ExampleReason() {
+	res, _ := multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: []int{1}}, multiset.Limits{})
+	fmt.Println(res.Reason == multiset.ClaimMismatch, res.Reason)
+	// Output: true claim_mismatch
+}

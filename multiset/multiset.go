@@ -2,8 +2,10 @@ package multiset
 
 import (
 	"errors"
+	"math"
 	"strconv"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
 	"github.com/claimcheck/claimcheck/internal/jsonwire"
@@ -13,11 +15,14 @@ import (
 const ReferenceVersion = "ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"
 
 // Limits bounds the size of a check. A zero (or negative) field means the
-// field of [DefaultLimits]. MaxItems is held at 2^30 − 1 (1,073,741,823):
-// the engine numbers the elements of both arrays of an equality check
-// together, in 32 bits, so a longer array is over the limit max_items
-// whatever MaxItems says. The JSON tools (package schema, the CLI, the
-// HTTP handler) always use the descriptors' limits, whatever these are.
+// tool's bound, the field of [DefaultLimits] (10000); [NoLimit] means no
+// bound but memory. That is what a zero field means wherever a Limits is
+// taken, claimchecktest's Limits option included. MaxItems is held at
+// 2^30 − 1 (1,073,741,823): the engine numbers the elements of both arrays
+// of an equality check together, in 32 bits, so a longer array is over the
+// limit max_items whatever MaxItems says. The JSON tools (package schema,
+// the CLI, the HTTP handler) always use the descriptors' limits, whatever
+// these are.
 type Limits struct {
 	// MaxItems is the largest length of each input array (limit max_items).
 	MaxItems int
@@ -26,21 +31,29 @@ type Limits struct {
 	MaxDistinct int
 }
 
-// DefaultLimits are the descriptors' limits: 10000 items and 10000 distinct
-// values per array. A zero field of a [Limits] reads this variable when a
-// check starts.
-var DefaultLimits = Limits{MaxItems: 10000, MaxDistinct: 10000}
+// NoLimit is the [Limits] field that bounds nothing: the check is bounded
+// by memory alone (and MaxItems by its hold at 2^30 − 1).
+//
+//	multiset.Limits{MaxItems: multiset.NoLimit, MaxDistinct: multiset.NoLimit}
+const NoLimit = math.MaxInt
+
+// DefaultLimits returns the descriptors' limits, which a zero field of a
+// [Limits] stands for: 10000 items and 10000 distinct values per array. It
+// is a function, so that no package of a program can change what every
+// check in it enforces.
+func DefaultLimits() Limits { return Limits{MaxItems: 10000, MaxDistinct: 10000} }
 
 // maxItemsCap is the largest MaxItems honoured.
 const maxItemsCap = 1<<30 - 1
 
 func (l Limits) bag() bag.Limits {
+	d := DefaultLimits()
 	if l.MaxItems <= 0 {
-		l.MaxItems = DefaultLimits.MaxItems
+		l.MaxItems = d.MaxItems
 	}
 	l.MaxItems = min(l.MaxItems, maxItemsCap)
 	if l.MaxDistinct <= 0 {
-		l.MaxDistinct = DefaultLimits.MaxDistinct
+		l.MaxDistinct = d.MaxDistinct
 	}
 	return bag.Limits{MaxItems: l.MaxItems, MaxDistinct: l.MaxDistinct}
 }
@@ -54,8 +67,9 @@ const ClaimMismatch Reason = "claim_mismatch"
 // ErrRejected is the error every non-nil Err of a result wraps:
 // errors.Is(res.Err(), ErrRejected) reports that the claim does not hold.
 // The zero result (what a check returns with an error) is not a pass: its
-// Err wraps ErrRejected too.
-var ErrRejected = errors.New("multiset: claim rejected")
+// Err wraps ErrRejected too. It is [claimcheck.ErrRejected], the one
+// rejection sentinel of every package, under this package's name.
+var ErrRejected = claimcheck.ErrRejected
 
 // errNoVerdict is what AppendJSON and MarshalJSON return for a result that
 // is not a verdict: the zero value, or fields that contradict each other.

@@ -22,11 +22,12 @@ type Input struct {
 	RequireCanonical bool   `json:"require_canonical"`
 }
 
-// Limits bounds the work a check may do. A zero (or negative) field stands
-// for the same field of [DefaultLimits], read when the check runs.
-// MaxExpressionBytes is held at 2^31-2, MaxDepth at 4096, which bounds
-// the parser's recursion, and MaxValueDigits at 2^31-1, which keeps the
-// digit tests' arithmetic within 64 bits.
+// Limits bounds the work a check may do. A zero (or negative) field means
+// the tool's bound, the field of [DefaultLimits]; that is what a zero field
+// means wherever a Limits is taken, claimchecktest's RationalLimits option
+// included. MaxExpressionBytes is held at 2^31-2, MaxDepth at 4096, which
+// bounds the parser's recursion, and MaxValueDigits at 2^31-1, which keeps
+// the digit tests' arithmetic within 64 bits.
 type Limits struct {
 	// MaxExpressionBytes bounds the expression's length in UTF-8 bytes.
 	MaxExpressionBytes int
@@ -40,13 +41,14 @@ type Limits struct {
 	MaxValueDigits int
 }
 
-// DefaultLimits are the limits of the rational-expression-check
-// descriptor. [CheckRational] reads them at every call, for the zero fields
-// of the Limits it is given: changing DefaultLimits changes the limits of
-// later calls (set it before checks run concurrently). A field that is zero
-// or negative here too is a bound of 0. The JSON tools (package schema)
-// always use the descriptor's limits.
-var DefaultLimits = Limits{MaxExpressionBytes: 4096, MaxTokens: 1024, MaxDepth: 64, MaxValueDigits: 500}
+// DefaultLimits returns the limits of the rational-expression-check
+// descriptor, which a zero field of a [Limits] stands for: 4096 bytes per
+// expression, 1024 tokens, depth 64 and 500 digits. It is a function, so
+// that no package of a program can change what every check in it
+// enforces. The JSON tools (package schema) use the descriptor's limits.
+func DefaultLimits() Limits {
+	return Limits{MaxExpressionBytes: 4096, MaxTokens: 1024, MaxDepth: 64, MaxValueDigits: 500}
+}
 
 // maxDepthCap is the largest MaxDepth honoured.
 const maxDepthCap = 1 << 12
@@ -54,7 +56,7 @@ const maxDepthCap = 1 << 12
 // norm returns l with its zero and negative fields taken from DefaultLimits
 // and the caps applied.
 func (l Limits) norm() Limits {
-	d := DefaultLimits
+	d := DefaultLimits()
 	l.MaxExpressionBytes = orDefault(l.MaxExpressionBytes, d.MaxExpressionBytes)
 	l.MaxTokens = orDefault(l.MaxTokens, d.MaxTokens)
 	l.MaxDepth = orDefault(l.MaxDepth, d.MaxDepth)
@@ -72,7 +74,7 @@ func orDefault(v, d int) int {
 	if v > 0 {
 		return v
 	}
-	return max(d, 0)
+	return d
 }
 
 // Reason says why a claim is rejected; "" for a valid claim.
@@ -171,8 +173,8 @@ type Discrepancy struct {
 // the fault (0 for an empty or too long expression, the expression's length
 // when it ends early), or "/claimed_value" with Position
 // [claimcheck.NoPosition]. Steps 7 to 10 give a Result whose Value
-// is set whenever evaluation finished. The answer depends on in, lim and
-// DefaultLimits only.
+// is set whenever evaluation finished. The answer depends on in and lim
+// only.
 func CheckRational(in Input, lim Limits) (Result, error) {
 	l := lim.norm()
 	spans, err := rattext.Inputs(rattext.Fields{Expression: in.Expression, ClaimedValue: in.ClaimedValue},
@@ -331,8 +333,10 @@ func digitsAre(s string, b *apd.BigInt) bool {
 // ErrRejected is the error every non-nil [Result.Err] wraps:
 // errors.Is(res.Err(), ErrRejected) reports that the claim does not hold.
 // The zero Result (what CheckRational returns with an error) is not a pass
-// either: its Err, which says "no verdict", wraps ErrRejected too.
-var ErrRejected = errors.New("rational: claim rejected")
+// either: its Err, which says "no verdict", wraps ErrRejected too. It is
+// [claimcheck.ErrRejected], the one rejection sentinel of every package,
+// under this package's name.
+var ErrRejected = claimcheck.ErrRejected
 
 type rejection struct{ msg string }
 
@@ -438,7 +442,7 @@ func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil) }
 // on r only.
 //
 // r must be a verdict of [CheckRational], whose document conforms to the
-// tool's output schema (see docs/contract.md in the repository). For any
+// tool's output schema. For any
 // other Result, such as the zero Result, AppendJSON returns dst unchanged
 // and an error saying what is wrong: a ReferenceVersion other than
 // [ReferenceVersion]; a Reason other than "" and the three; a valid result

@@ -1,6 +1,6 @@
 // Package rational checks a claimed exact value of an integer/fraction
 // expression: it implements the rational-expression-check tool of the
-// claimcheck contract (see docs/contract.md in the repository).
+// claimcheck contract (see also [docs/contract.md]).
 //
 //	res, err := rational.CheckRational(rational.Input{
 //		Expression:   "1 + 1/2 + 1/3 + 1/4",
@@ -31,9 +31,9 @@
 //
 // # Check order
 //
-// A check takes the tool's ten steps, listed in [CheckRational]'s
-// documentation and stated in full in docs/contract.md §4 in the
-// repository: the inputs' text (steps 1 to 4), tokenising (5), parsing (6)
+// A check takes the tool's ten steps, listed with every case in
+// [CheckRational]'s documentation (and in the contract's §4, see
+// [docs/contract.md]): the inputs' text (steps 1 to 4), tokenising (5), parsing (6)
 // and evaluating (7) the expression, then the value (8) and the form (9) of
 // the claim. The first step that fails decides the answer. Steps 2, 3, 5
 // and 6, and the digit limit of step 7, fail with an *[claimcheck.Error],
@@ -52,11 +52,14 @@
 // Determinism: the answer depends on the input and the limits only; the JSON
 // form of a [Result] is the same bytes every time.
 //
-// Limits ([Limits], whose zero fields are those of [DefaultLimits]): 4096
+// Limits ([Limits]; a zero or negative field means the tool's bound, that
+// of [DefaultLimits], here and wherever a Limits is taken): 4096
 // bytes per expression, 1024 tokens, nesting depth 64 (open parentheses plus
 // pending unary minus), 500 digits per literal, per part of the claim and
 // per numerator or denominator of every reduced intermediate value. Over a
 // limit is limit_exceeded; no input makes the package panic, recurse deeper
 // than the depth limit, or use time or memory beyond a polynomial in the
 // limits.
+//
+// [docs/contract.md]: https://github.com/claimcheck/claimcheck/blob/main/docs/contract.md
 package rational

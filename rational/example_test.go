@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/claimcheck/claimcheck"
@@ -63,16 +64,18 @@ func ExampleLimits() {
 	// Output: limit_exceeded max_depth 2
 }
 
-// DefaultLimits is read at every call: a program may lower the limits of
-// all its checks at once.
+// DefaultLimits is what a zero field of Limits stands for: the tool's
+// limits. A check with other bounds passes its own.
 func ExampleDefaultLimits() {
-	saved := rational.DefaultLimits
-	defer func() { rational.DefaultLimits = saved }()
+	fmt.Printf("%+v\n", rational.DefaultLimits())
 
-	rational.DefaultLimits.MaxTokens = 3
-	_, err := rational.CheckRational(rational.Input{Expression: "1 + 2 + 3", ClaimedValue: "6"}, rational.Limits{})
-	fmt.Println(errors.Is(err, claimcheck.ErrLimitExceeded))
-	// Output: true
+	lim := rational.DefaultLimits()
+	lim.MaxTokens = 3
+	_, err := rational.CheckRational(rational.Input{Expression: "1 + 2 + 3", ClaimedValue: "6"}, lim)
+	fmt.Println(err)
+	// Output:
+	// {MaxExpressionBytes:4096 MaxTokens:1024 MaxDepth:64 MaxValueDigits:500}
+	// limit_exceeded at /expression, position 6 (max_tokens): more than 3 tokens
 }
 
 // T stands in for *testing.T, so that the example's output can be checked.
@@ -171,4 +174,76 @@ func ExampleRat() {
 	// -5/2 -1 -1
 	// {"Value":"-5/2"}
 	// -5 2 -2.500
+}
+
+// BigRat is a new math/big.Rat of the value, the caller's to change.
+func ExampleRat_BigRat() {
+	res, _ := rational.CheckRational(rational.Input{Expression: "1/3 + 1/6", ClaimedValue: "1/2"}, rational.Limits{})
+	b := res.Value.BigRat()
+	b.Mul(b, big.NewRat(4, 1))
+	fmt.Println(b, res.Value)
+	// Output: 2/1 1/2
+}
+
+// Input is the tool's input document; its json tags name the members.
+func ExampleInput() {
+	var in rational.Input
+	_ = json.Unmarshal([]byte(`{"expression": "2 × 3", "claimed_value": "6", "require_canonical": true}`), &in)
+	res, _ := rational.CheckRational(in, rational.Limits{})
+	fmt.Println(in.Expression, res.Valid)
+	// Output: 2 × 3 true
+}
+
+// A Result is a verdict: Valid, Reason, the value and the first
+// discrepancy.
+func ExampleResult() {
+	res, _ := rational.CheckRational(rational.Input{Expression: "1/2 + 1/3", ClaimedValue: "2/5"}, rational.Limits{})
+	fmt.Println(res.Valid, res.Reason, res.Value, res.FirstDiscrepancy.Difference)
+	// Output: false value_mismatch 5/6 13/30
+}
+
+// MarshalJSON of a Result is the tool's output document, members in the
+// output schema's order; a zero Result, no verdict, has none.
+func ExampleResult_MarshalJSON() {
+	res, _ := rational.CheckRational(rational.Input{Expression: "6/4", ClaimedValue: "3/2"}, rational.Limits{})
+	doc, err := json.Marshal(res)
+	fmt.Println(string(doc), err)
+	_, err = json.Marshal(rational.Result{})
+	fmt.Println(err != nil)
+	// Output:
+	// {"valid":true,"reason":null,"value":"3/2","first_discrepancy":null,"reference_version":"ISO/IEC 10967-2:2001 (LIA-2) exact-result terminology; exact arithmetic over the rationals with canonical reduced form; RFC 8259 sec. 6 integer grammar and sec. 7 strings"} <nil>
+	// true
+}
+
+// A Discrepancy locates why a claim is rejected: the claim, its value, the
+// true value and the difference; a division by zero's position and
+// divisor.
+func ExampleDiscrepancy() {
+	res, _ := rational.CheckRational(rational.Input{Expression: "1 + 1/(2 - 2)", ClaimedValue: "1"}, rational.Limits{})
+	d := res.FirstDiscrepancy
+	fmt.Println(d.Field, d.Position, d.DivisorText, d.ActualValue == nil)
+	// Output: expression 5 (2 - 2) true
+}
+
+// A Field names the input member a discrepancy is about.
+func ExampleField() {
+	res, _ := rational.CheckRational(rational.Input{Expression: "1", ClaimedValue: "2"}, rational.Limits{})
+	fmt.Println(res.FirstDiscrepancy.Field == rational.FieldClaimedValue, res.FirstDiscrepancy.Field)
+	// Output: true claimed_value
+}
+
+// The Reasons, in the order they are checked.
+func ExampleReason() {
+	for _, claim := range []rational.Input{
+		{Expression: "1/0", ClaimedValue: "1"},
+		{Expression: "1/2", ClaimedValue: "1/3"},
+		{Expression: "1/2", ClaimedValue: "2/4", RequireCanonical: true},
+	} {
+		res, _ := rational.CheckRational(claim, rational.Limits{})
+		fmt.Println(res.Reason)
+	}
+	// Output:
+	// division_by_zero
+	// value_mismatch
+	// not_canonical
 }

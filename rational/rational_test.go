@@ -585,33 +585,27 @@ func TestAppendJSONRefusesNonVerdicts(t *testing.T) {
 }
 
 // TestZeroLimitsAreDefaultLimits: a zero or negative field of the Limits
-// given to CheckRational is DefaultLimits' field as it is at the call; a
-// DefaultLimits field that is zero or negative too is a bound of 0.
+// given to CheckRational is DefaultLimits()'s field; a set field is itself.
 func TestZeroLimitsAreDefaultLimits(t *testing.T) {
-	saved := rational.DefaultLimits
-	t.Cleanup(func() { rational.DefaultLimits = saved })
-	twoTokens := saved
-	twoTokens.MaxTokens = 2
+	d := rational.DefaultLimits()
+	if d != (rational.Limits{MaxExpressionBytes: 4096, MaxTokens: 1024, MaxDepth: 64, MaxValueDigits: 500}) {
+		t.Fatalf("DefaultLimits() = %+v, not the descriptor's", d)
+	}
+	long := "1" + strings.Repeat("+1", 512) // 1025 tokens
 	type limitsRow struct {
-		reason   string
-		defaults rational.Limits
-		lim      rational.Limits
-		expr     string
-		limit    string // "" for no error
-		pos      int
+		reason string
+		lim    rational.Limits
+		expr   string
+		limit  string // "" for no error
+		pos    int
 	}
 	testutil.Run(t, []limitsRow{
-		{"default token limit, read at the call", twoTokens, rational.Limits{}, "1+1", "max_tokens", 2},
-		{"a negative field is the default", twoTokens, rational.Limits{MaxTokens: -1}, "1+1", "max_tokens", 2},
-		{"a set field wins over the default", twoTokens, rational.Limits{MaxTokens: 3}, "1+1", "", 0},
-		{"other fields keep their defaults", rational.Limits{MaxTokens: 2, MaxDepth: 64, MaxExpressionBytes: 10, MaxValueDigits: 3}, rational.Limits{MaxTokens: 3}, "999+1", "max_value_digits", 3},
-		{"zero defaults: bound 0 bytes", rational.Limits{}, rational.Limits{}, "1", "max_expression_bytes", 0},
-		{"zero default tokens", rational.Limits{}, rational.Limits{MaxExpressionBytes: 5, MaxDepth: 1, MaxValueDigits: 1}, "1", "max_tokens", 0},
-		{"negative default tokens", rational.Limits{MaxTokens: -3}, rational.Limits{MaxExpressionBytes: 5, MaxDepth: 1, MaxValueDigits: 1}, "1", "max_tokens", 0},
-		{"zero default depth", rational.Limits{}, rational.Limits{MaxExpressionBytes: 5, MaxTokens: 5, MaxValueDigits: 1}, "(1)", "max_depth", 0},
-		{"zero default depth allows no nesting only", rational.Limits{}, rational.Limits{MaxExpressionBytes: 5, MaxTokens: 5, MaxValueDigits: 1}, "1+1", "", 0},
+		{"the default token limit", rational.Limits{}, long, "max_tokens", 1024},
+		{"a negative field is the default", rational.Limits{MaxTokens: -1}, long, "max_tokens", 1024},
+		{"a set field wins over the default", rational.Limits{MaxTokens: 1025}, long, "", 0},
+		{"other fields keep their defaults", rational.Limits{MaxTokens: 2000}, "1/" + strings.Repeat("9", 501), "max_value_digits", 2},
+		{"a set field lowers a bound", rational.Limits{MaxTokens: 2}, "1+1", "max_tokens", 2},
 	}, func(t *testing.T, tc limitsRow) {
-		rational.DefaultLimits = tc.defaults
 		_, err := rational.CheckRational(rational.Input{Expression: tc.expr, ClaimedValue: "2"}, tc.lim)
 		if tc.limit == "" {
 			if err != nil {

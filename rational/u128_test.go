@@ -271,7 +271,7 @@ func TestClaimCanonical(t *testing.T) {
 		claims = append(claims, s)
 	}
 	for _, s := range claims {
-		v, canonical, err := DefaultLimits.parseClaim(s)
+		v, canonical, err := DefaultLimits().parseClaim(s)
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}

@@ -30,7 +30,8 @@
 //     surrogate, a number that rounds to ±Inf: path of the element), then
 //     more than max_distinct distinct values (path of the array).
 //
-// docs/contract.md §6 in the repository states this order in full.
+// The contract's §6 ([docs/contract.md]) writes this order out with every
+// case; the list above is the order itself.
 //
 // Nesting depth is never an error and costs no recursion: an array a million
 // levels deep where a scalar belongs is answered quickly, at that element's
@@ -45,4 +46,6 @@
 // Output documents are deterministic bytes with members in the output
 // schema's property order. Limits are always the descriptors'; the Go API of
 // each tool's package takes others. Execute is safe for concurrent use.
+//
+// [docs/contract.md]: https://github.com/claimcheck/claimcheck/blob/main/docs/contract.md
 package schema

@@ -203,3 +203,49 @@ func ExampleTools() {
 	// multiset-difference-check@1.0.0 max_items=10000 max_distinct=10000
 	// rational-expression-check@1.0.0 max_expression_bytes=4096 max_tokens=1024 max_depth=64 ...
 }
+
+// An Output is the output document with the verdict it states, so that a
+// caller branches without reading the document again.
+func ExampleOutput() {
+	out, _ := schema.Execute(schema.RationalExpression, "", []byte(`{"expression":"1/2","claimed_value":"2/4","require_canonical":true}`))
+	fmt.Println(out.Valid, out.Reason, len(out.Doc) > 0)
+	// Output: false not_canonical true
+}
+
+// A Tool is a descriptor: what the tool checks, its limits, its schemas,
+// its examples and where it is executed.
+func ExampleTool() {
+	tool, _ := schema.Lookup(schema.MultisetDifference, "")
+	fmt.Println(tool.ID, tool.Version)
+	fmt.Println(tool.Description != "", len(tool.InputSchema) > 0, len(tool.Examples) > 0)
+	// Output:
+	// multiset-difference-check 1.0.0
+	// true true true
+}
+
+// A Limit is one named bound of a tool, the name a limit_exceeded error
+// carries.
+func ExampleLimit() {
+	tool, _ := schema.Lookup(schema.RationalExpression, "")
+	for _, l := range tool.Limits {
+		fmt.Println(l.Name, l.Value)
+	}
+	// Output:
+	// max_expression_bytes 4096
+	// max_tokens 1024
+	// max_depth 64
+	// max_value_digits 500
+}
+
+// Every Example of a descriptor is an input document and the output
+// document Execute gives for it.
+func ExampleExample() {
+	tool, _ := schema.Lookup(schema.MultisetEquality, "")
+	for _, ex := range tool.Examples {
+		out, _ := tool.Execute(ex.Input)
+		fmt.Println(bytes.Equal(out.Doc, ex.Output))
+	}
+	// Output:
+	// true
+	// true
+}

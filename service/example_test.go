@@ -64,3 +64,14 @@ func ExampleOptions_basePath() {
 	// /api/v1/tools 200 true
 	// /api/openapi.json 200 true
 }
+
+// A Service is one http.Handler of every route; it serves the tools as
+// httpapi does, under the same paths.
+func ExampleService() {
+	svc := service.New(service.Options{})
+	rec := httptest.NewRecorder()
+	svc.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/tools/multiset-equality-check/versions/1.0.0/execute",
+		strings.NewReader(`{"source":[1,2],"claim":[2,1]}`)))
+	fmt.Println(rec.Code, strings.HasPrefix(rec.Body.String(), `{"valid":true`))
+	// Output: 200 true
+}

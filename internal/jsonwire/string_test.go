@@ -223,3 +223,37 @@ func TestUnescape(t *testing.T) {
 		checkUnescape(t, r.in)
 	})
 }
+
+// TestFirstInvalid: the first lone surrogate escape or invalid byte, and
+// none in a valid value; Unescape of what precedes it is valid.
+func TestFirstInvalid(t *testing.T) {
+	type row struct {
+		s        string
+		at, size int
+		ok       bool
+		reason   string
+	}
+	testutil.Run(t, []row{
+		{`abc`, 0, 0, false, "plain"},
+		{`a\ud83d\ude00b`, 0, 0, false, "a surrogate pair"},
+		{`\ud800`, 0, 6, true, "a lone high surrogate"},
+		{`ab\uDC00`, 2, 6, true, "a lone low surrogate, upper-case hex"},
+		{`\ud800\u0041`, 0, 6, true, "a high surrogate followed by another escape"},
+		{`\ud800\ud800\udc00`, 0, 6, true, "the first of two highs is lone"},
+		{`\\ud800`, 0, 0, false, "an escaped backslash, then text"},
+		{"é\xff", 2, 1, true, "an invalid byte after a two-byte character"},
+		{"\xed\xa0\x80", 0, 1, true, "an encoded surrogate is invalid UTF-8"},
+		{`\n\u00e9` + "\xc3", 8, 1, true, "a truncated sequence at the end"},
+	}, func(t *testing.T, r row) {
+		at, size, ok := FirstInvalid(r.s)
+		if at != r.at || size != r.size || ok != r.ok {
+			t.Errorf("FirstInvalid(%q) = %d, %d, %v; want %d, %d, %v", r.s, at, size, ok, r.at, r.size, r.ok)
+		}
+		if v := Unescape(r.s[:at]); !utf8.ValidString(v) {
+			t.Errorf("the value before the fault, %q, is not valid", v)
+		}
+		if ok == utf8.ValidString(Unescape(r.s)) {
+			t.Errorf("ok %v, but the value's validity is %v", ok, !ok)
+		}
+	})
+}

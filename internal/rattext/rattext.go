@@ -10,6 +10,7 @@
 package rattext
 
 import (
+	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -151,14 +152,27 @@ const maxQuoted = 64
 // quoted string is one line, whatever s holds) and, where the fault is a
 // common one, says what it is and how to write the value instead: see hint.
 func badClaim(s string) *claimcheck.Error {
+	return errs.Invalid(pathClaim, ClaimMessage(s, false))
+}
+
+// ClaimMessage is the message of the error for a claimed value s that does
+// not match the grammar (see badClaim). With grading, a fault that hint
+// does not name gets the hint of gradingHint: the grading helpers' reports
+// name it, while the JSON tools keep the messages they have always given,
+// byte for byte.
+func ClaimMessage(s string, grading bool) string {
 	if s == "" {
-		return errs.Invalid(pathClaim, "claimed value is empty: want an integer or fraction of the form "+claimForm)
+		return "claimed value is empty: want an integer or fraction of the form " + claimForm
 	}
 	msg := "claimed value " + quote(s) + " is not an integer or fraction of the form " + claimForm
-	if h := hint(s); h != "" {
+	h := hint(s)
+	if h == "" && grading {
+		h = gradingHint(s)
+	}
+	if h != "" {
 		msg += ": " + h
 	}
-	return errs.Invalid(pathClaim, msg)
+	return msg
 }
 
 // quote is s in Go's double-quoted form (JSON-like: non-printable runes and
@@ -220,6 +234,120 @@ func hint(s string) string {
 		return "an integer has no leading zero" + instead(fixed)
 	}
 	return ""
+}
+
+// gradingHint names the first of the faults hint leaves unnamed that s
+// has, checked in this order, with the value written the right way where
+// that can be worked out: digits other than ASCII's ("２５/12"), a fraction
+// bar other than '/' ("25／12"), white space around the fraction bar
+// ("25 / 12", and "2 1 / 12", a mixed number), more than one '/'
+// ("25/12/1"). It is "" for any other fault.
+func gradingHint(s string) string {
+	if r, v, ok := otherDigits(s); ok {
+		return "the digits must be ASCII 0-9, not " + describeRune(r) + instead(v)
+	}
+	if i := strings.IndexFunc(s, isOtherSlash); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		return "the fraction bar must be the ASCII '/', not " + describeRune(r) + instead(strings.Map(func(r rune) rune {
+			if isOtherSlash(r) {
+				return '/'
+			}
+			return r
+		}, s))
+	}
+	if v := tightSlash(s); v != s {
+		if m, ok := mixed(v); ok {
+			return "a mixed number is not accepted; write the fraction" + instead(m)
+		}
+		return "there is white space around the fraction bar '/'; remove it" + instead(v)
+	}
+	if n := strings.Count(s, "/"); n > 1 {
+		return "a fraction has one '/', not " + strconv.Itoa(n) + instead(divided(s))
+	}
+	return ""
+}
+
+// describeRune names a character a message quotes: U+FF12 '２'.
+func describeRune(r rune) string {
+	return fmt.Sprintf("U+%04X '%c'", r, r)
+}
+
+// otherDigits reports the first digit of s that is not ASCII (a decimal
+// digit of another script, such as the full-width ２), and s with every
+// such digit replaced by the ASCII digit of the same value. Unicode's
+// decimal digits come in runs of ten, zero to nine, from the start of each
+// block of consecutive digits, so a digit's value is its distance from
+// that start, modulo ten.
+func otherDigits(s string) (first rune, ascii string, ok bool) {
+	var b strings.Builder
+	for _, r := range s {
+		if r < utf8.RuneSelf || !unicode.IsDigit(r) {
+			b.WriteRune(r)
+			continue
+		}
+		if !ok {
+			first, ok = r, true
+		}
+		z := r
+		for unicode.IsDigit(z - 1) {
+			z--
+		}
+		b.WriteByte(byte('0' + (r-z)%10))
+	}
+	return first, b.String(), ok
+}
+
+// isOtherSlash reports whether r is a fraction bar other than '/': the
+// full-width solidus, the fraction slash, the division slash.
+func isOtherSlash(r rune) bool { return r == '\uff0f' || r == '\u2044' || r == '\u2215' }
+
+// tightSlash returns s without the white space next to each '/'.
+func tightSlash(s string) string {
+	if !strings.Contains(s, "/") {
+		return s
+	}
+	parts := strings.Split(s, "/")
+	for i := range parts {
+		if i > 0 {
+			parts[i] = strings.TrimLeftFunc(parts[i], unicode.IsSpace)
+		}
+		if i < len(parts)-1 {
+			parts[i] = strings.TrimRightFunc(parts[i], unicode.IsSpace)
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// divided reads s, of more than one '/', as the divisions it writes, left
+// to right (an optional '-' and digits, then '/' and digits, ...), and
+// returns their value as one fraction, unreduced: "25/12/1" is "25/12",
+// "1/2/3" is "1/6". It is "" when s is not of that form or a divisor is
+// zero.
+func divided(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	parts := strings.Split(s, "/")
+	var num, den, d big.Int
+	if !digits(parts[0]) {
+		return ""
+	}
+	num.SetString(parts[0], 10)
+	den.SetInt64(1)
+	for _, p := range parts[1:] {
+		if !digits(p) {
+			return ""
+		}
+		if d.SetString(p, 10); d.Sign() == 0 {
+			return ""
+		}
+		den.Mul(&den, &d)
+	}
+	if num.Sign() == 0 {
+		sign = ""
+	}
+	return sign + num.String() + "/" + den.String()
 }
 
 // instead is "; write v" when v matches the grammar, else "".

@@ -95,7 +95,7 @@ func TestClaimMessage(t *testing.T) {
 		{"-1/02", `claimed value "-1/02"` + form + `: an integer has no leading zero (write "-1/2")`, "a leading zero in the denominator"},
 		{"00", `claimed value "00"` + form + `: an integer has no leading zero (write "0")`, "zero written twice"},
 		{"x", `claimed value "x"` + form, "no hint for other faults"},
-		{"1/2/3", `claimed value "1/2/3"` + form, "two slashes: no hint"},
+		{"1/2/3", `claimed value "1/2/3"` + form, "two slashes: no hint in the tools' message (a grading report gives one)"},
 		{"\xff", `claimed value "\xff"` + form, "an invalid byte is escaped"},
 		{strings.Repeat("9", 70) + "x", `claimed value "` + strings.Repeat("9", 64) + `"…` + form, "a long value is cut"},
 	}, func(t *testing.T, r row) {
@@ -105,6 +105,44 @@ func TestClaimMessage(t *testing.T) {
 		}
 		if err.Message != r.want {
 			t.Errorf("message\n got %s\nwant %s", err.Message, r.want)
+		}
+	})
+}
+
+// TestGradingClaimMessage: the grading helpers' message names the faults
+// the tools' message leaves unnamed (non-ASCII digits, another fraction
+// bar, white space around '/', a second '/'), and is the tools' message
+// for every fault that one names.
+func TestGradingClaimMessage(t *testing.T) {
+	const form = " is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?"
+	type row struct {
+		in, want, reason string
+	}
+	testutil.Run(t, []row{
+		{"25/12/1", `claimed value "25/12/1"` + form + `: a fraction has one '/', not 2 (write "25/12")`, "a second slash: the divisions' value"},
+		{"1/2/3", `claimed value "1/2/3"` + form + `: a fraction has one '/', not 2 (write "1/6")`, "two slashes, read left to right"},
+		{"1/2/0", `claimed value "1/2/0"` + form + `: a fraction has one '/', not 2`, "a zero divisor: no value to write"},
+		{"25 / 12", `claimed value "25 / 12"` + form + `: there is white space around the fraction bar '/'; remove it (write "25/12")`, "white space inside a fraction"},
+		{"-25/ 12", `claimed value "-25/ 12"` + form + `: there is white space around the fraction bar '/'; remove it (write "-25/12")`, "white space after the bar only"},
+		{"2 1 / 12", `claimed value "2 1 / 12"` + form + `: a mixed number is not accepted; write the fraction (write "25/12")`, "a mixed number with a spaced bar"},
+		{"２５/12", `claimed value "２５/12"` + form + `: the digits must be ASCII 0-9, not U+FF12 '２' (write "25/12")`, "full-width digits"},
+		{"٢٥/١٢", `claimed value "٢٥/١٢"` + form + `: the digits must be ASCII 0-9, not U+0662 '٢' (write "25/12")`, "Arabic-Indic digits"},
+		{"𝟐𝟓/12", `claimed value "𝟐𝟓/12"` + form + `: the digits must be ASCII 0-9, not U+1D7D0 '𝟐' (write "25/12")`, "mathematical bold digits, in a block of five runs"},
+		{"25⁄12", `claimed value "25⁄12"` + form + `: the fraction bar must be the ASCII '/', not U+2044 '⁄' (write "25/12")`, "the fraction slash"},
+		{"25／12", `claimed value "25／12"` + form + `: the fraction bar must be the ASCII '/', not U+FF0F '／' (write "25/12")`, "the full-width solidus"},
+		{"２５/12 ", `claimed value "２５/12 "` + form + `: there is white space after the value; remove it`, "the tools' hint first, as ever (no write: the digits are still wrong)"},
+		{"2.5/1/2", `claimed value "2.5/1/2"` + form + `: a decimal point is not accepted; write the value as a fraction such as 5/2 for 2.5`, "the tools' hint wins over a second slash"},
+		{"x", `claimed value "x"` + form, "no hint for other faults"},
+	}, func(t *testing.T, r row) {
+		if got := ClaimMessage(r.in, true); got != r.want {
+			t.Errorf("message\n got %s\nwant %s", got, r.want)
+		}
+		_, _, _, err := Claim(r.in, 1000)
+		if err == nil || err.Message != ClaimMessage(r.in, false) {
+			t.Errorf("the tools' message is %v, not ClaimMessage(s, false)", err)
+		}
+		if h := hint(r.in); h != "" && ClaimMessage(r.in, true) != ClaimMessage(r.in, false) {
+			t.Errorf("a fault the tools name has another message in a grading report")
 		}
 	})
 }

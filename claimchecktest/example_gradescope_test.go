@@ -1,0 +1,98 @@
+package claimchecktest_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/claimcheck/claimcheck/canon"
+	"github.com/claimcheck/claimcheck/claimchecktest"
+)
+
+// grade grades one student's submission, a JSON object of three answers,
+// and returns Gradescope's results.json: a score and a report per
+// question, each report the student's (HideReference), and the total.
+func grade(submission []byte) ([]byte, error) {
+	type test struct {
+		Name     string  `json:"name"`
+		Score    float64 `json:"score"`
+		MaxScore float64 `json:"max_score"`
+		Output   string  `json:"output"`
+	}
+	var results struct {
+		Score  float64 `json:"score"`
+		Output string  `json:"output,omitempty"`
+		Tests  []test  `json:"tests"`
+	}
+	// Every number as the student wrote it: 9007199254740993 is not 2^53.
+	sub, err := canon.ParseSubmission(submission, canon.ExactNumbers())
+	if err != nil { // not a JSON object of answers: none can be read
+		results.Output = "your submission cannot be read: " + err.Error()
+		sub, _ = canon.ParseSubmission([]byte(`{}`))
+	}
+	q1, _ := sub.Array("q1") // an answer refused or missing: In reports why
+	aNotB, _ := sub.Array("a_not_b")
+	bNotA, _ := sub.Array("b_not_a")
+	q3, _ := sub.String("q3")
+	hide := claimchecktest.HideReference()
+	for _, q := range []struct {
+		name   string
+		points float64
+		r      claimchecktest.Report
+	}{
+		{"Q1 the ids the query returns", 2, claimchecktest.CheckEquality(
+			[]int64{0, 7, 12, 1 << 53}, q1, claimchecktest.In(sub, "q1"), hide)},
+		{"Q2 in A but not in B, in B but not in A", 2, claimchecktest.CheckDifference(
+			[]string{"apple", "banana", "cherry", "date"}, []string{"banana", "egg", "fig"},
+			aNotB, bNotA, claimchecktest.In(sub, "a_not_b", "b_not_a"), claimchecktest.AnyOrder(), hide)},
+		{"Q3 1 + 1/2 + 1/3 + 1/4 in lowest terms", 1, claimchecktest.CheckRationalCanonical(
+			"1 + 1/2 + 1/3 + 1/4", q3, claimchecktest.In(sub, "q3"), hide)},
+	} {
+		output := q.r.Text
+		if q.r.Valid {
+			output = "correct"
+		}
+		results.Tests = append(results.Tests, test{q.name, q.r.Score * q.points, q.points, output})
+		results.Score += q.r.Score * q.points
+	}
+	return json.MarshalIndent(results, "", "  ")
+}
+
+// A grader for Gradescope writes results.json (in /autograder/results/)
+// from the student's submission; here, one with an inexact id in Q1, Q2's
+// lists in another order than the tool's, and white space in Q3's
+// fraction.
+func Example_gradescope() {
+	results, err := grade([]byte(`{
+		"q1": [9007199254740993, 12, 7, 0],
+		"a_not_b": ["cherry", "date", "apple"], "b_not_a": ["fig", "egg"],
+		"q3": "25 / 12"
+	}`))
+	if err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(string(results))
+	// Output:
+	// {
+	//   "score": 2,
+	//   "tests": [
+	//     {
+	//       "name": "Q1 the ids the query returns",
+	//       "score": 0,
+	//       "max_score": 2,
+	//       "output": "cannot check the claim at /q1/0: number 9007199254740993 is not exact as a double: it would become 9007199254740992"
+	//     },
+	//     {
+	//       "name": "Q2 in A but not in B, in B but not in A",
+	//       "score": 2,
+	//       "max_score": 2,
+	//       "output": "correct"
+	//     },
+	//     {
+	//       "name": "Q3 1 + 1/2 + 1/3 + 1/4 in lowest terms",
+	//       "score": 0,
+	//       "max_score": 1,
+	//       "output": "cannot check the claim at /q3: claimed value \"25 / 12\" is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?: there is white space around the fraction bar '/'; remove it (write \"25/12\")"
+	//     }
+	//   ]
+	// }
+}
