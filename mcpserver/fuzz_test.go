@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck/internal/jsontape"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
 // fuzzSeeds are messages of every kind the transports meet: requests,
@@ -259,7 +260,7 @@ func FuzzServeStdio(f *testing.F) {
 		over := 0         // lines over the cap: answered, but not by Answer
 		for l := range bytes.SplitSeq(in[:len(in)-1], []byte("\n")) {
 			switch {
-			case len(bytes.Trim(l, " \t\r\n")) == 0:
+			case jsonwire.SkipSpace(view(l), 0) == len(l):
 			case int64(len(l)) > s.opts.maxFrame():
 				over++
 			default:

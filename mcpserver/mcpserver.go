@@ -200,7 +200,7 @@ func (s *Server) answer(slot *slotHolder, frame []byte) []byte {
 	}
 	// The frame is not modified while doc is used, and doc is dropped
 	// before Answer returns: the string need not be a copy.
-	src := unsafe.String(&frame[0], len(frame))
+	src := view(frame)
 	doc, err := jsontape.Parse(src, jsontape.Options{MaxDepth: 3, MaxChildren: 256})
 	if err != nil {
 		return s.answerMalformed(slot, frame, err)
@@ -586,8 +586,12 @@ func toolResult(out []byte, e *claimcheck.Error) []byte {
 
 // jsonString returns doc (valid UTF-8 JSON) as a JSON string.
 func jsonString(doc []byte) []byte {
-	return jsonwire.AppendString(make([]byte, 0, len(doc)+len(doc)/8+2), unsafe.String(unsafe.SliceData(doc), len(doc)))
+	return jsonwire.AppendString(make([]byte, 0, len(doc)+len(doc)/8+2), view(doc))
 }
+
+// view returns the bytes of b as a string without a copy, for the readers
+// that take strings; b must not change while the string is in use.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // appendResult appends a response with result (a JSON text).
 func appendResult(dst, id, result []byte) []byte {

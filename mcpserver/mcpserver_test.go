@@ -17,6 +17,7 @@ import (
 
 	"github.com/claimcheck/claimcheck/internal/conformance"
 	"github.com/claimcheck/claimcheck/internal/jsontape"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/mcpserver"
 	"github.com/claimcheck/claimcheck/schema"
@@ -247,7 +248,7 @@ func TestConformanceLineFeeds(t *testing.T) {
 		msg := callMsg(i, eq.ID, cs.Input)
 		lines := 0
 		for _, l := range bytes.Split(msg, []byte("\n")) {
-			if len(bytes.Trim(l, " \t\r")) > 0 {
+			if jsonwire.SkipSpace(string(l), 0) < len(l) {
 				lines++
 			}
 		}
