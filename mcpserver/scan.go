@@ -62,10 +62,12 @@ type scanResult struct {
 	dup, envOver bool
 	// id is the message's id as sent, when it is a string or a number.
 	id []byte
-	// method and name are the decoded method and params.name strings.
-	method, name string
-	hasArgs      bool
-	argsLen      int64
+	// method and name are the decoded method and params.name strings
+	// (hasName: params.name is a string), meta the text of params._meta
+	// when it is an object.
+	method, name, meta string
+	hasName, hasArgs   bool
+	argsLen            int64
 }
 
 type scanState uint8
@@ -229,7 +231,9 @@ func (s *scanner) endValue() {
 	case s.level == 1 && s.member == "method" && root.Kind == jsontape.String:
 		s.res.method = d.Str(root)
 	case s.level == 2 && s.member == "name" && root.Kind == jsontape.String:
-		s.res.name = d.Str(root)
+		s.res.name, s.res.hasName = d.Str(root), true
+	case s.level == 2 && s.member == "_meta" && root.Kind == jsontape.Object && s.res.meta == "":
+		s.res.meta = string(s.buf)
 	}
 }
 

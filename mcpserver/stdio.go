@@ -105,7 +105,8 @@ func (d *dispatcher) read(r io.Reader) error {
 		case sc != nil:
 			d.unreserve(maxFrame)
 			if r := sc.end(); !r.blank { // a blank line is skipped, however long
-				d.out.write(d.s.answerScanned(r, "", true))
+				res, _ := d.s.answerScanned(&exchange{}, r, "", true)
+				d.out.write(res)
 			}
 		case jsonwire.SkipSpace(view(buf), 0) == len(buf):
 			d.unreserve(maxFrame)
