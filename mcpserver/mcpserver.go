@@ -300,7 +300,7 @@ func modernBatch(doc *jsontape.Doc) bool {
 		if doc.Nodes[i].Kind != jsontape.Object {
 			continue
 		}
-		if c := readClaim(metaText(doc, member(doc, i, "params"))); c.named && c.version == ModernVersion {
+		if c := claimOf(doc, metaNode(doc, member(doc, i, "params"))); c.named && c.version == ModernVersion {
 			return true
 		}
 	}
@@ -413,22 +413,28 @@ func (r rpc) refuse(dst []byte, f *refusal) ([]byte, int) {
 // result appends the answer of result res (a JSON object), ending it at
 // ModernVersion with the server's modernTail, and returns it with 200.
 func (r rpc) result(dst, res []byte) ([]byte, int) {
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, r.id...)
-	dst = append(dst, `,"result":`...)
+	return r.close(append(r.open(dst), res[:len(res)-1]...))
+}
+
+// open appends the start of a result answer, up to its result's members.
+func (r rpc) open(dst []byte) []byte {
+	return append(append(append(dst, `{"jsonrpc":"2.0","id":`...), r.id...), `,"result":`...)
+}
+
+// close ends a result answer after its result's members: at ModernVersion
+// with the server's modernTail. It returns it with 200.
+func (r rpc) close(dst []byte) ([]byte, int) {
 	if r.modern {
-		dst = append(append(dst, res[:len(res)-1]...), r.s.modernTail...)
-		res = res[len(res)-1:]
+		dst = append(dst, r.s.modernTail...)
 	}
-	dst = append(dst, res...)
-	return append(dst, '}'), http.StatusOK
+	return append(dst, "}}"...), http.StatusOK
 }
 
 // answerMessage appends the answer to the message at node i to dst, or
 // returns dst unchanged when none is due, with its HTTP status.
 func (s *Server) answerMessage(x *exchange, doc *jsontape.Doc, i int, dst []byte) ([]byte, int) {
 	req, problem := envelope(doc, i)
-	c := readClaim(metaText(doc, req.params))
+	c := claimOf(doc, metaNode(doc, req.params))
 	r := rpc{s: s, id: req.id, modern: x.hdr.modern() || c.named && c.version == ModernVersion}
 	if problem != "" {
 		return r.fail(dst, CodeInvalidRequest, problem, nil)
@@ -519,7 +525,7 @@ func envelope(doc *jsontape.Doc, i int) (req request, problem string) {
 		case "id":
 			bit = 2
 			switch v := &doc.Nodes[c]; {
-			case v.Kind == jsontape.Number, v.Kind == jsontape.String && utf8.ValidString(doc.Str(v)):
+			case v.Kind == jsontape.Number, v.Kind == jsontape.String && validStr(doc, v):
 				req.id = []byte(doc.Src[v.Start:v.End])
 			default:
 				req.idProblem = "an id is a string or a number, not " + v.Kind.Noun()
@@ -557,7 +563,7 @@ func envelope(doc *jsontape.Doc, i int) (req request, problem string) {
 			problem = `missing member "method"`
 		case doc.Nodes[method].Kind != jsontape.String:
 			problem = "method must be a string, not " + doc.Nodes[method].Kind.Noun()
-		case !utf8.ValidString(doc.Str(&doc.Nodes[method])):
+		case !validStr(doc, &doc.Nodes[method]):
 			problem = "the method is not valid UTF-8"
 		case req.params >= 0 && doc.Nodes[req.params].Kind != jsontape.Object:
 			problem = "params must be an object, not " + doc.Nodes[req.params].Kind.Noun()
@@ -649,7 +655,7 @@ func fields(doc *jsontape.Doc, obj int, names ...string) (idx [4]int, problem st
 	var seen map[string]bool // past 16 members; before, the names so far are compared
 	for c, m := obj+1, 0; m < n.Rec; c, m = doc.Nodes[c].Skip, m+1 {
 		name := doc.Name(&doc.Nodes[c])
-		if !utf8.ValidString(name) {
+		if !validName(doc, &doc.Nodes[c]) {
 			return idx, "params: a member name is not valid UTF-8"
 		}
 		if repeated(doc, obj, c, m, name, &seen) {
@@ -660,6 +666,17 @@ func fields(doc *jsontape.Doc, obj int, names ...string) (idx [4]int, problem st
 		}
 	}
 	return idx, ""
+}
+
+// validName and validStr report whether the name of member node n, or the
+// value of string node n, is valid UTF-8: at once when the reader saw no
+// byte >= 0x80 and no escape in it (an escape may be a lone surrogate).
+func validName(d *jsontape.Doc, n *jsontape.Node) bool {
+	return n.NameFlags&(jsonwire.NonASCII|jsonwire.Escaped) == 0 || utf8.ValidString(d.Name(n))
+}
+
+func validStr(d *jsontape.Doc, n *jsontape.Node) bool {
+	return n.Flags&(jsonwire.NonASCII|jsonwire.Escaped) == 0 || utf8.ValidString(d.Str(n))
 }
 
 // repeated reports whether name, the m-th member (node c) of object node
@@ -701,7 +718,7 @@ func (s *Server) call(x *exchange, r rpc, dst []byte, doc *jsontape.Doc, req req
 		problem = `tools/call needs params with "name"`
 	case doc.Nodes[f[0]].Kind != jsontape.String:
 		problem = "params.name must be a string, not " + doc.Nodes[f[0]].Kind.Noun()
-	case !utf8.ValidString(doc.Str(&doc.Nodes[f[0]])):
+	case !validStr(doc, &doc.Nodes[f[0]]):
 		problem = "params.name is not valid UTF-8"
 	}
 	if problem != "" {
@@ -717,12 +734,13 @@ func (s *Server) call(x *exchange, r rpc, dst []byte, doc *jsontape.Doc, req req
 		args = unsafe.Slice(unsafe.StringData(doc.Src[n.Start:n.End]), n.End-n.Start)
 	}
 	if int64(len(args)) > s.opts.MaxDocumentBytes {
-		return r.result(dst, toolResult(nil, s.tooLarge()))
+		return r.toolResult(dst, nil, s.tooLarge())
 	}
 	if !x.slot.get() {
 		return x.slot.refuse(r, dst)
 	}
-	return r.result(dst, s.run(t, args))
+	out, e := s.run(t, args)
+	return r.toolResult(dst, out, e)
 }
 
 // lookup returns the tool a tools/call names: "ID", the newest version,
@@ -767,49 +785,50 @@ func (s *Server) messageTooLarge() *claimcheck.Error {
 	return httpjson.TooLarge("the message", s.opts.maxFrame())
 }
 
-// run executes t on args and returns the tools/call result. A panic (a
-// bug) is logged and answered as an internal_error tool error.
-func (s *Server) run(t *schema.Tool, args []byte) (res []byte) {
+// run executes t on args and returns its output document, or its error
+// document as e. A panic (a bug) is logged and answered as an
+// internal_error.
+func (s *Server) run(t *schema.Tool, args []byte) (out []byte, e *claimcheck.Error) {
 	defer func() {
 		if v := recover(); v != nil {
 			s.opts.Logger.LogAttrs(context.Background(), slog.LevelError, "mcpserver: panic in a tool",
 				slog.String("tool", t.ID), slog.Any("panic", v), slog.String("stack", string(debug.Stack())))
-			res = toolResult(nil, errs.Coded(codeInternal, "internal error"))
+			out, e = nil, errs.Coded(codeInternal, "internal error")
 		}
 	}()
-	out, err := s.execute(t, args)
+	o, err := s.execute(t, args)
 	if err != nil {
-		var e *claimcheck.Error
 		if !errors.As(err, &e) {
 			panic(fmt.Sprintf("%s returned %T, not *claimcheck.Error: %v", t.ID, err, err))
 		}
-		return toolResult(nil, e)
+		return nil, e
 	}
-	return toolResult(out.Doc, nil)
+	return o.Doc, nil
 }
 
 // codeInternal is the code of the tool error a panic gets.
 const codeInternal = httpjson.InternalError
 
-// toolResult returns the tools/call result of an output document (out)
-// or of an error document (e).
-func toolResult(out []byte, e *claimcheck.Error) []byte {
+// toolResult appends the answer of a tools/call whose tool gave an output
+// document (out) or an error document (e): the document as the text
+// content and, for an output document, as structuredContent.
+func (r rpc) toolResult(dst, out []byte, e *claimcheck.Error) ([]byte, int) {
 	if e != nil {
-		doc := e.AppendJSON(nil)
-		res := append([]byte(`{"content":[{"type":"text","text":`), jsonString(doc)...)
-		return append(res, `}],"isError":true}`...)
+		out = e.AppendJSON(nil)
 	}
-	res := make([]byte, 0, 2*len(out)+64)
-	res = append(res, `{"content":[{"type":"text","text":`...)
-	res = append(res, jsonString(out)...)
-	res = append(res, `}],"structuredContent":`...)
-	res = append(res, out...)
-	return append(res, `,"isError":false}`...)
-}
-
-// jsonString returns doc (valid UTF-8 JSON) as a JSON string.
-func jsonString(doc []byte) []byte {
-	return jsonwire.AppendString(make([]byte, 0, len(doc)+len(doc)/8+2), view(doc))
+	if dst == nil {
+		// The answer's size: the document twice, its text escaped (an
+		// eighth more is typical), and the envelope.
+		dst = make([]byte, 0, 2*len(out)+len(out)/8+len(r.id)+len(r.s.modernTail)+128)
+	}
+	dst = append(r.open(dst), `{"content":[{"type":"text","text":`...)
+	dst = jsonwire.AppendString(dst, view(out))
+	if e != nil {
+		dst = append(dst, `}],"isError":true`...)
+	} else {
+		dst = append(append(append(dst, `}],"structuredContent":`...), out...), `,"isError":false`...)
+	}
+	return r.close(dst)
 }
 
 // view returns the bytes of b as a string without a copy, for the readers
@@ -869,7 +888,7 @@ func (s *Server) answerScanned(x *exchange, sr scanResult, why string, over bool
 		if _, e := lookup(sr.name); e != nil {
 			return r.failParams(nil, e.Message, e)
 		}
-		return r.result(nil, toolResult(nil, s.tooLarge()))
+		return r.toolResult(nil, nil, s.tooLarge())
 	}
 	if over {
 		if r.id == nil && !sr.dup {

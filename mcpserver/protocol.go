@@ -69,22 +69,39 @@ type claim struct {
 
 // readClaim reads the claim of a params._meta value, given as its JSON text
 // ("" when there is none).
-func readClaim(meta string) (c claim) {
+func readClaim(meta string) claim {
 	if meta == "" || meta[0] != '{' {
-		return c
+		return claim{}
 	}
 	d, err := jsontape.Parse(meta, jsontape.Options{MaxDepth: 2, MaxChildren: maxChildren})
-	if err != nil || member(d, 0, metaVersion) < 0 {
+	if err != nil {
+		return claim{}
+	}
+	return claimOf(d, 0)
+}
+
+// claimOf reads the claim of the _meta value at node m of d (none when m
+// is -1 or not an object). Where d did not record the members (a _meta
+// deeper than its recorded levels, in a batch), it reads m's text.
+func claimOf(d *jsontape.Doc, m int) (c claim) {
+	if m < 0 || d.Nodes[m].Kind != jsontape.Object {
+		return c
+	}
+	n := &d.Nodes[m]
+	if n.Rec == 0 && n.Len > 0 {
+		return readClaim(d.Src[n.Start:n.End])
+	}
+	if member(d, m, metaVersion) < 0 {
 		return c
 	}
 	c.named = true
-	f, problem := fields(d, 0, metaVersion, metaCapabilities, metaClientInfo, metaLogLevel)
+	f, problem := fields(d, m, metaVersion, metaCapabilities, metaClientInfo, metaLogLevel)
 	switch {
 	case problem != "":
 		c.problem = "params._meta: " + strings.TrimPrefix(problem, "params: ")
-	case d.Nodes[0].Rec < d.Nodes[0].Len:
+	case n.Rec < n.Len:
 		c.problem = "params._meta: too many members"
-	case d.Nodes[f[0]].Kind != jsontape.String || !utf8.ValidString(str(d, f[0])):
+	case d.Nodes[f[0]].Kind != jsontape.String || !validStr(d, &d.Nodes[f[0]]):
 		c.problem = "params._meta: " + quote(metaVersion) + " must be a string"
 	default:
 		c.version, c.read = str(d, f[0]), true
@@ -115,10 +132,16 @@ func envelopeProblem(d *jsontape.Doc, caps, info, level int) string {
 var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
 // implementation reports whether node i of d is an Implementation: an
-// object whose name and version are strings.
+// object whose name and version are strings. Where d did not record its
+// members, it reads i's text.
 func implementation(d *jsontape.Doc, i int) bool {
-	if d.Nodes[i].Kind != jsontape.Object {
+	n := &d.Nodes[i]
+	if n.Kind != jsontape.Object {
 		return false
+	}
+	if n.Rec == 0 && n.Len > 0 {
+		sub, err := jsontape.Parse(d.Src[n.Start:n.End], jsontape.Options{MaxDepth: 1, MaxChildren: maxChildren})
+		return err == nil && implementation(sub, 0)
 	}
 	f, problem := fields(d, i, "name", "version")
 	return problem == "" && f[0] >= 0 && f[1] >= 0 && d.Nodes[f[0]].Kind == jsontape.String && d.Nodes[f[1]].Kind == jsontape.String
@@ -143,17 +166,13 @@ func member(d *jsontape.Doc, obj int, name string) int {
 	return -1
 }
 
-// metaText returns the JSON text of params._meta of the message whose
-// params are node params of d, or "".
-func metaText(d *jsontape.Doc, params int) string {
+// metaNode returns the node index of params._meta of the message whose
+// params are node params of d, or -1.
+func metaNode(d *jsontape.Doc, params int) int {
 	if params < 0 || d.Nodes[params].Kind != jsontape.Object {
-		return ""
+		return -1
 	}
-	m := member(d, params, "_meta")
-	if m < 0 {
-		return ""
-	}
-	return d.Src[d.Nodes[m].Start:d.Nodes[m].End]
+	return member(d, params, "_meta")
 }
 
 // headers are the MCP request headers of an HTTP POST, their optional
@@ -173,13 +192,25 @@ func readHeaders(h http.Header) *headers {
 			x.repeated = key
 		}
 		if len(vs) > 0 {
-			*v, *has = strings.Trim(vs[0], " \t"), true
+			*v, *has = trimOWS(vs[0]), true
 		}
 	}
 	one("Mcp-Protocol-Version", &x.version, &x.hasVersion)
 	one("Mcp-Method", &x.method, &x.hasMethod)
 	one("Mcp-Name", &x.name, &x.hasName)
 	return x
+}
+
+// trimOWS trims the optional white space (spaces, tabs) around a header
+// value, as RFC 9110 section 5.5 says a field value is read.
+func trimOWS(v string) string {
+	for v != "" && (v[0] == ' ' || v[0] == '\t') {
+		v = v[1:]
+	}
+	for v != "" && (v[len(v)-1] == ' ' || v[len(v)-1] == '\t') {
+		v = v[:len(v)-1]
+	}
+	return v
 }
 
 // modern reports whether the MCP-Protocol-Version header names
