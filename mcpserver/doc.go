@@ -15,9 +15,19 @@
 // The arguments of a tools/call reach the tool as the bytes they are in
 // the message, so its answer is the CLI's byte for byte: the same
 // executor, the same strict rules (duplicate names, invalid UTF-8, numbers
-// out of range, depth), the same limits. Served methods: initialize (with
-// protocol version negotiation, [ProtocolVersions]), ping, tools/list and
-// tools/call; notifications are never answered.
+// out of range, depth), the same limits. Notifications are never
+// answered.
+//
+// # Protocol revisions
+//
+// Both transports serve [ProtocolVersions] without configuration, each
+// request at the version it names: the stateless 2026-07-28 revision
+// ([ModernVersion]: server/discover, tools/list and tools/call, the
+// version and client capabilities in every request's params._meta, a
+// resultType on every result, cache hints on the lists, no batches) and
+// the 2025 revisions (initialize, which negotiates one of them, ping,
+// tools/list and tools/call), whose answers are what they were before
+// 2026-07-28 was served. [Server.Answer] gives the rules.
 //
 // # Choices
 //
@@ -32,8 +42,12 @@
 //     transports.
 //   - A tool's older versions are called as "ID@VERSION", as on the CLI;
 //     tools/list lists the newest version of each id (the name "ID").
-//   - A batch holds at most [MaxBatch] messages, and a message at most
-//     MaxDocumentBytes + [EnvelopeBytes] bytes.
+//   - A batch (2025 revisions only) holds at most [MaxBatch] messages, and
+//     a message at most MaxDocumentBytes + [EnvelopeBytes] bytes.
+//   - At ModernVersion, server/discover lists every version served, the
+//     2025 ones too (this endpoint answers them), and it and tools/list
+//     are cacheable for an hour by anyone ("public"): the list changes
+//     only with the binary and its document cap.
 //   - Every tools/call, and every message over EnvelopeBytes, is read and
 //     checked in a check slot (at most MaxConcurrent at once); a small
 //     protocol message (ping, initialize, tools/list) never waits for one.

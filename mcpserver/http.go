@@ -1,11 +1,9 @@
 package mcpserver
 
 import (
-	"bytes"
 	"mime"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/claimcheck/claimcheck"
@@ -18,7 +16,11 @@ func NewHTTPHandler(opts Options) http.Handler { return New(opts).HTTPHandler() 
 // HTTPHandler returns the handler of MCP's streamable HTTP transport,
 // stateless (no Mcp-Session-Id: each POST is one exchange, and no
 // initialize is needed first) and with application/json answers, never
-// event streams.
+// event streams. It serves [ModernVersion] and the 2025 revisions on the
+// one endpoint, each request at the version it names (see [Server.Answer]);
+// at ModernVersion its MCP-Protocol-Version, Mcp-Method and, for
+// tools/call, Mcp-Name headers (optional white space trimmed; Mcp-Name
+// also as "=?base64?…?=") must match its body.
 //
 // A body is admitted as the HTTP API admits an execute request's (package
 // intake, with this server's options): at most MaxDocumentBytes +
@@ -29,19 +31,25 @@ func NewHTTPHandler(opts Options) http.Handler { return New(opts).HTTPHandler() 
 // JSON-RPC response in application/json, never a copy of the payload:
 //
 //   - 200 with the response to the message (or the batch's responses), as
-//     [Server.Answer] gives it, including a JSON-RPC error that carries its
-//     request's id;
+//     [Server.Answer] gives it: a result, or at a 2025 revision an error
+//     that carries its request's id, or at ModernVersion an error of a
+//     method's own params (-32602: a tool not served, a cursor);
 //   - 202 with no body when no response is due (notifications);
-//   - 400 when the response is an error with id null (the body is not
-//     JSON, or not a request), or the MCP-Protocol-Version header names a
-//     version not served;
+//   - 400 for the other errors: at a 2025 revision those without an id
+//     (the body is not JSON, or not a request); at ModernVersion every
+//     other one, -32700, -32600 (a batch among them) and the protocol
+//     refusals -32602 (_meta), -32020 (a header) and -32022 (a version
+//     not served, which a 2025 request naming one gets too);
+//   - 404 for a method not served at ModernVersion (-32601), the removed
+//     initialize and ping among them;
 //   - 403 for a non-loopback Host on a loopback address (DNS rebinding);
 //   - 405 for a method other than POST, with Allow: POST (there is no
 //     event stream to GET);
 //   - 408, 413, 415 and 503 when the body is refused as the HTTP API
 //     refuses it (too slow; over the cap, unread when declared; not JSON
 //     or an unsupported Content-Encoding; over the memory budget, or no
-//     slot in time): -32600 (-32000 for 503) with id null and the HTTP
+//     slot in time): -32600 (-32000 for 503) with id null (absent when
+//     the MCP-Protocol-Version header names ModernVersion) and the HTTP
 //     API's error document (limit_exceeded, limit max_document_bytes, for
 //     413) as data.
 //
@@ -66,29 +74,31 @@ type httpHandler struct {
 func (h *httpHandler) IntakeGate() *intake.Gate { return h.gate }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	x := &exchange{hdr: readHeaders(r.Header)}
+	// Refusals before the body is read: no id is known.
+	refuse := func(status int, code int, msg string, e *claimcheck.Error) {
+		var data []byte
+		if e != nil {
+			data = e.AppendJSON(nil)
+		}
+		writeJSON(w, status, appendError(nil, nil, x.hdr.modern(), code, msg, data))
+	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
-		writeJSON(w, http.StatusMethodNotAllowed, appendError(nil, nil, CodeInvalidRequest,
-			"method "+r.Method+" not allowed; allowed: POST", nil))
+		refuse(http.StatusMethodNotAllowed, CodeInvalidRequest, "method "+r.Method+" not allowed; allowed: POST", nil)
 		return
 	}
 	if !hostAllowed(r) {
-		writeJSON(w, http.StatusForbidden, appendError(nil, nil, CodeInvalidRequest, "Host "+quote(r.Host)+" not allowed", nil))
+		refuse(http.StatusForbidden, CodeInvalidRequest, "Host "+quote(r.Host)+" not allowed", nil)
 		return
 	}
 	// As the HTTP API: no Content-Type is JSON, except from a browser.
 	if ct := r.Header.Get("Content-Type"); ct != "" || r.Header.Get("Origin") != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			w.Header().Set("Connection", "close") // the body is not read
-			writeJSON(w, http.StatusUnsupportedMediaType, appendError(nil, nil, CodeInvalidRequest,
-				"Content-Type "+quote(ct)+" is not application/json", nil))
+			refuse(http.StatusUnsupportedMediaType, CodeInvalidRequest, "Content-Type "+quote(ct)+" is not application/json", nil)
 			return
 		}
-	}
-	if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !slices.Contains(ProtocolVersions, v) {
-		writeJSON(w, http.StatusBadRequest, appendError(nil, nil, CodeInvalidRequest,
-			"MCP-Protocol-Version "+quote(v)+" not served; served: "+strings.Join(ProtocolVersions, ", "), nil))
-		return
 	}
 	body, release, f := h.gate.ReadBody(w, r)
 	defer release()
@@ -104,10 +114,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if f.Status == http.StatusServiceUnavailable {
 			code = CodeOverloaded
 		}
-		writeJSON(w, f.Status, appendError(nil, nil, code, e.Message, e))
+		refuse(f.Status, code, e.Message, e)
 		return
 	}
-	slot := &slotHolder{take: func() (func(), *claimcheck.Error) {
+	x.slot = &slotHolder{take: func() (func(), *claimcheck.Error) {
 		rel, f := h.gate.Slot(w, r)
 		switch {
 		case f == nil:
@@ -117,19 +127,15 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return nil, f.Err
 	}}
-	res := h.s.answer(slot, body)
-	slot.done()
+	res, status := h.s.answer(x, body)
+	x.slot.done()
 	switch {
-	case res == nil && slot.refused == errGone:
+	case len(res) == 0 && x.slot.refused == errGone:
 		// The client went away waiting for a turn.
-	case res == nil:
+	case len(res) == 0:
 		w.WriteHeader(http.StatusAccepted)
-	case slot.refused != nil && bytes.HasPrefix(res, []byte(`{`)):
-		writeJSON(w, http.StatusServiceUnavailable, res)
-	case bytes.HasPrefix(res, []byte(`{"jsonrpc":"2.0","id":null,`)):
-		writeJSON(w, http.StatusBadRequest, res)
 	default:
-		writeJSON(w, http.StatusOK, res)
+		writeJSON(w, status, res)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"net/http"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -54,12 +55,24 @@ const (
 	// CodeOverloaded: no check slot came free in time (HTTP only); the
 	// error's data is the overloaded error document. Try again.
 	CodeOverloaded = -32000
+	// CodeHeaderMismatch: the HTTP headers of a request do not match its
+	// body, or one the 2026-07-28 revision requires is missing (-32020).
+	CodeHeaderMismatch = -32020
+	// CodeUnsupportedVersion: the request's protocol version is not served
+	// (-32022); the error's data is {"supported": ProtocolVersions,
+	// "requested": the version}.
+	CodeUnsupportedVersion = -32022
 )
 
 // ProtocolVersions are the MCP protocol versions the server speaks,
-// newest first. initialize answers the client's version when it is one of
-// them, else the first.
-var ProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+// newest first: [ModernVersion], then the 2025 revisions, which an
+// initialize negotiates (the client's when it is one of them, else the
+// newest of them).
+var ProtocolVersions = []string{ModernVersion, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// maxChildren is the most members of a message object (and of its params
+// and _meta) that are read; a message with more is not a request.
+const maxChildren = 256
 
 // Options configure [New] and [NewHTTPHandler]. The zero value is ready to
 // use.
@@ -125,7 +138,11 @@ func (o Options) maxFrame() int64 { return o.MaxDocumentBytes + EnvelopeBytes }
 type Server struct {
 	opts  Options
 	slots chan struct{}
-	list  []byte // the tools/list result
+	// The results of tools/list (list, and at ModernVersion listModern,
+	// with its cache hints), initialize and server/discover, and what a
+	// result at ModernVersion ends with (modernTail): its resultType and the
+	// server's identity.
+	list, listModern, init, discover, modernTail []byte
 	// execute is the one call of a tool's executor; tests replace it.
 	execute func(t *schema.Tool, doc []byte) (schema.Output, error)
 }
@@ -133,11 +150,17 @@ type Server struct {
 // New returns a server of the claimcheck tools.
 func New(opts Options) *Server {
 	opts = opts.withDefaults()
+	info := serverInfo(opts.Version)
+	list := toolsList(opts.MaxDocumentBytes)
 	return &Server{
-		opts:    opts,
-		slots:   make(chan struct{}, opts.MaxConcurrent),
-		list:    toolsList(opts.MaxDocumentBytes),
-		execute: execute,
+		opts:       opts,
+		slots:      make(chan struct{}, opts.MaxConcurrent),
+		list:       list,
+		listModern: withCacheHints(list),
+		discover:   discoverResult(),
+		init:       info,
+		modernTail: append(append([]byte(`,"resultType":"complete","_meta":{"`+metaServerInfo+`":`), info...), '}'),
+		execute:    execute,
 	}
 }
 
@@ -150,13 +173,21 @@ func execute(t *schema.Tool, doc []byte) (schema.Output, error) { return t.Execu
 // to send, without a newline, or nil when none is due (notifications, a
 // client's responses, or ctx done before a call could take its turn).
 //
+// A request's protocol version decides how it is answered: the version
+// its params._meta names ("io.modelcontextprotocol/protocolVersion", the
+// 2026-07-28 revision's claim), else on HTTP its MCP-Protocol-Version
+// header, else 2025-03-26. A request at [ModernVersion] is served as that
+// revision says (below); one at a 2025 revision as those revisions say, as
+// it was before the 2026-07-28 revision was served.
+//
 // The rules, in order:
 //
 //  1. A message that is not one JSON text (the grammar of RFC 8259, with
 //     nothing before or after it: no byte order mark, no trailing data) is
 //     answered -32700. That includes arguments that are not JSON. The
 //     error's id is the message's when the envelope around the bad bytes
-//     could still be followed, else null.
+//     could still be followed, else null (at ModernVersion, whose schema
+//     has no null id, absent).
 //  2. Exception to 1, as on the CLI, where the size cap comes before the
 //     grammar: a tools/call whose arguments are over MaxDocumentBytes gets
 //     the limit_exceeded error document (limit max_document_bytes) as a
@@ -168,10 +199,25 @@ func execute(t *schema.Tool, doc []byte) (schema.Output, error) { return t.Execu
 //     an id that is not a string or a number (null included), a method
 //     that is not a string, params that are not an object. A batch
 //     (an array) of 1 to MaxBatch messages gets an array of the answers
-//     due, in order; an empty or larger batch one -32600 error.
-//  4. A method not served is -32601 (a notification of any method is
-//     never answered); params a method cannot take are -32602.
-//  5. tools/call: params.name is the tool, "ID" (the newest version) or
+//     due, in order; an empty or larger batch one -32600 error. At
+//     ModernVersion, which has no batches, a batch (one with an element
+//     at ModernVersion, or sent with that MCP-Protocol-Version header) is
+//     one -32600 error.
+//  4. A notification of any method is never answered.
+//  5. The protocol version: a claim and a header that disagree are -32020;
+//     a version not served is -32022, with the served versions as data. At
+//     ModernVersion the claim must be whole (its client capabilities an
+//     object; -32602), and on HTTP the MCP-Protocol-Version, Mcp-Method and
+//     (for tools/call) Mcp-Name headers must be present and match the body
+//     (-32020).
+//  6. A method not served is -32601; params a method cannot take are
+//     -32602. At ModernVersion the methods are server/discover, tools/list
+//     and tools/call (initialize, ping and the others the revision removed
+//     are -32601), and every result carries resultType "complete" and
+//     the server's identity in its _meta; the 2025 revisions' are
+//     initialize (which negotiates one of them), ping, tools/list and
+//     tools/call.
+//  7. tools/call: params.name is the tool, "ID" (the newest version) or
 //     "ID@VERSION"; a tool not served is -32602 with the unknown_tool
 //     error document as the error's data. params.arguments is the input
 //     document, its bytes exactly as they are in the message (absent: {}),
@@ -179,41 +225,54 @@ func execute(t *schema.Tool, doc []byte) (schema.Output, error) { return t.Execu
 //     structuredContent and its text; an error document is its text, with
 //     isError true.
 func (s *Server) Answer(ctx context.Context, frame []byte) []byte {
-	slot := &slotHolder{take: s.ownSlots(ctx)}
-	defer slot.done()
-	return s.answer(slot, frame)
+	x := &exchange{slot: &slotHolder{take: s.ownSlots(ctx)}}
+	defer x.slot.done()
+	if res, _ := s.answer(x, frame); len(res) > 0 {
+		return res
+	}
+	return nil
 }
 
-// answer is Answer with the slots of slot.
-func (s *Server) answer(slot *slotHolder, frame []byte) []byte {
+// An exchange is the way one message came in: the check slots its calls
+// take and, on HTTP, its MCP headers (nil on stdio).
+type exchange struct {
+	slot *slotHolder
+	hdr  *headers
+}
+
+// answer is Answer for x, with the HTTP status of the answer (see
+// [Server.HTTPHandler]; 0 with no answer).
+func (s *Server) answer(x *exchange, frame []byte) ([]byte, int) {
 	if int64(len(frame)) > EnvelopeBytes {
 		// Reading a large message is work: done in a check slot.
-		if !slot.get() {
-			if r := slot.refusal(nil, nil); len(r) > 0 {
-				return r
-			}
-			return nil
+		if !x.slot.get() {
+			return x.slot.refuse(rpc{s: s, modern: x.hdr.modern()}, nil)
 		}
 	}
 	if len(frame) == 0 {
-		return appendError(nil, nil, CodeParseError, "empty message", nil)
+		return rpc{s: s, modern: x.hdr.modern()}.fail(nil, CodeParseError, "empty message", nil)
 	}
 	// The frame is not modified while doc is used, and doc is dropped
 	// before Answer returns: the string need not be a copy.
-	src := unsafe.String(&frame[0], len(frame))
-	doc, err := jsontape.Parse(src, jsontape.Options{MaxDepth: 3, MaxChildren: 256})
+	doc, err := jsontape.Parse(view(frame), jsontape.Options{MaxDepth: 3, MaxChildren: maxChildren})
 	if err != nil {
-		return s.answerMalformed(slot, frame, err)
+		return s.answerMalformed(x, frame, err)
 	}
+	if doc.Nodes[0].Kind != jsontape.Array {
+		return s.answerMessage(x, doc, 0, nil)
+	}
+	return s.answerBatch(x, doc)
+}
+
+// answerBatch answers the batch that doc is.
+func (s *Server) answerBatch(x *exchange, doc *jsontape.Doc) ([]byte, int) {
 	root := &doc.Nodes[0]
-	if root.Kind != jsontape.Array {
-		if out := s.answerMessage(slot, doc, 0, nil); len(out) > 0 {
-			return out
-		}
-		return nil
+	if x.hdr.modern() || modernBatch(doc) {
+		return rpc{s: s, modern: true}.fail(nil, CodeInvalidRequest,
+			"a batch is not a message at "+ModernVersion+": send each request on its own", nil)
 	}
 	if root.Len == 0 || root.Len > MaxBatch {
-		return appendError(nil, nil, CodeInvalidRequest,
+		return rpc{s: s}.fail(nil, CodeInvalidRequest,
 			"a batch holds 1 to "+strconv.Itoa(MaxBatch)+" messages, not "+strconv.Itoa(root.Len), nil)
 	}
 	out := []byte{'['}
@@ -222,16 +281,30 @@ func (s *Server) answer(slot *slotHolder, frame []byte) []byte {
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
-		if r := s.answerMessage(slot, doc, i, out); len(r) > len(out) {
+		if r, _ := s.answerMessage(x, doc, i, out); len(r) > len(out) {
 			out = r
 		} else {
 			out = out[:mark]
 		}
 	}
 	if len(out) == 1 {
-		return nil // notifications only
+		return nil, 0 // notifications only
 	}
-	return append(out, ']')
+	return append(out, ']'), http.StatusOK
+}
+
+// modernBatch reports whether an element of the batch doc names
+// ModernVersion in its params._meta.
+func modernBatch(doc *jsontape.Doc) bool {
+	for i, n := 1, 0; n < doc.Nodes[0].Rec; i, n = doc.Nodes[i].Skip, n+1 {
+		if doc.Nodes[i].Kind != jsontape.Object {
+			continue
+		}
+		if c := claimOf(doc, metaNode(doc, member(doc, i, "params"))); c.named && c.version == ModernVersion {
+			return true
+		}
+	}
+	return false
 }
 
 // slotHolder holds at most one check slot, taken with take: a Server's
@@ -278,13 +351,13 @@ func (h *slotHolder) done() {
 	}
 }
 
-// refusal appends the answer of a call that got no slot: nothing when
+// refuse appends the answer of a call that got no slot: nothing when
 // nobody waits, else a -32000 error with the overloaded error document.
-func (h *slotHolder) refusal(dst, id []byte) []byte {
+func (h *slotHolder) refuse(r rpc, dst []byte) ([]byte, int) {
 	if h.refused == errGone {
-		return dst[:0:0]
+		return dst[:0:0], 0
 	}
-	return appendError(dst, id, CodeOverloaded, h.refused.Message, h.refused)
+	return r.fail(dst, CodeOverloaded, h.refused.Message, h.refused.AppendJSON(nil))
 }
 
 // request is a message's envelope.
@@ -295,36 +368,136 @@ type request struct {
 	idProblem string // why the id member is not an id
 }
 
+// An rpc is the answer being given to one request: its id (nil when it is
+// not known) and whether it is at ModernVersion.
+type rpc struct {
+	s      *Server
+	id     []byte
+	modern bool
+}
+
+// fail appends an error answer, data (when not nil) the JSON of its data,
+// and returns it with its HTTP status: 503 for -32000; at the 2025
+// revisions 200 when it carries the request's id, else 400; at
+// ModernVersion 404 for -32601, else 400.
+func (r rpc) fail(dst []byte, code int, msg string, data []byte) ([]byte, int) {
+	status := http.StatusBadRequest
+	switch {
+	case code == CodeOverloaded:
+		status = http.StatusServiceUnavailable
+	case !r.modern && r.id != nil:
+		status = http.StatusOK
+	case r.modern && code == CodeMethodNotFound:
+		status = http.StatusNotFound
+	}
+	return appendError(dst, r.id, r.modern, code, msg, data), status
+}
+
+// failParams is fail for the params of a method (-32602): an error the
+// method gives, sent with 200 at every revision.
+func (r rpc) failParams(dst []byte, msg string, e *claimcheck.Error) ([]byte, int) {
+	var data []byte
+	if e != nil {
+		data = e.AppendJSON(nil)
+	}
+	b, _ := r.fail(dst, CodeInvalidParams, msg, data)
+	return b, http.StatusOK
+}
+
+// refuse is fail for a protocol refusal: 400 at every revision.
+func (r rpc) refuse(dst []byte, f *refusal) ([]byte, int) {
+	b, _ := r.fail(dst, f.code, f.msg, f.data)
+	return b, http.StatusBadRequest
+}
+
+// result appends the answer of result res (a JSON object), ending it at
+// ModernVersion with the server's modernTail, and returns it with 200.
+func (r rpc) result(dst, res []byte) ([]byte, int) {
+	return r.close(append(r.open(dst), res[:len(res)-1]...))
+}
+
+// open appends the start of a result answer, up to its result's members.
+func (r rpc) open(dst []byte) []byte {
+	return append(append(append(dst, `{"jsonrpc":"2.0","id":`...), r.id...), `,"result":`...)
+}
+
+// close ends a result answer after its result's members: at ModernVersion
+// with the server's modernTail. It returns it with 200.
+func (r rpc) close(dst []byte) ([]byte, int) {
+	if r.modern {
+		dst = append(dst, r.s.modernTail...)
+	}
+	return append(dst, "}}"...), http.StatusOK
+}
+
 // answerMessage appends the answer to the message at node i to dst, or
-// returns dst unchanged when none is due.
-func (s *Server) answerMessage(slot *slotHolder, doc *jsontape.Doc, i int, dst []byte) []byte {
+// returns dst unchanged when none is due, with its HTTP status.
+func (s *Server) answerMessage(x *exchange, doc *jsontape.Doc, i int, dst []byte) ([]byte, int) {
 	req, problem := envelope(doc, i)
+	c := claimOf(doc, metaNode(doc, req.params))
+	r := rpc{s: s, id: req.id, modern: x.hdr.modern() || c.named && c.version == ModernVersion}
 	if problem != "" {
-		return appendError(dst, req.id, CodeInvalidRequest, problem, nil)
+		return r.fail(dst, CodeInvalidRequest, problem, nil)
 	}
 	if req.id == nil {
-		return dst // a notification: whatever it is, never answered
+		return dst, 0 // a notification: whatever it is, never answered
 	}
-	switch req.method {
-	case "initialize":
-		return s.initialize(dst, doc, req)
-	case "ping":
-		return appendResult(dst, req.id, []byte("{}"))
-	case "tools/list":
+	var f *refusal
+	if r.modern, f = negotiate(c, x.hdr); f != nil {
+		return r.refuse(dst, f)
+	}
+	if !r.modern {
+		return s.legacyMethod(x, r, dst, doc, req)
+	}
+	if x.hdr != nil {
+		name, isName := "", false
 		if req.params >= 0 {
-			f, problem := fields(doc, req.params, "cursor")
-			if problem == "" && f[0] >= 0 {
-				problem = "invalid cursor: the list has one page"
-			}
-			if problem != "" {
-				return appendError(dst, req.id, CodeInvalidParams, problem, nil)
+			if n := member(doc, req.params, "name"); n >= 0 && doc.Nodes[n].Kind == jsontape.String {
+				name, isName = doc.Str(&doc.Nodes[n]), true
 			}
 		}
-		return appendResult(dst, req.id, s.list)
-	case "tools/call":
-		return s.call(slot, dst, doc, req)
+		if f := x.hdr.check(req.method, name, isName); f != nil {
+			return r.refuse(dst, f)
+		}
 	}
-	return appendError(dst, req.id, CodeMethodNotFound, "method "+quote(req.method)+" not found", nil)
+	switch req.method {
+	case "server/discover":
+		return r.result(dst, s.discover)
+	case "tools/list":
+		return s.toolsList(r, dst, doc, req, s.listModern)
+	case "tools/call":
+		return s.call(x, r, dst, doc, req)
+	}
+	return r.fail(dst, CodeMethodNotFound, "method "+quote(req.method)+" not found at "+ModernVersion, nil)
+}
+
+// legacyMethod answers a request at a 2025 revision.
+func (s *Server) legacyMethod(x *exchange, r rpc, dst []byte, doc *jsontape.Doc, req request) ([]byte, int) {
+	switch req.method {
+	case "initialize":
+		return s.initialize(r, dst, doc, req)
+	case "ping":
+		return r.result(dst, []byte("{}"))
+	case "tools/list":
+		return s.toolsList(r, dst, doc, req, s.list)
+	case "tools/call":
+		return s.call(x, r, dst, doc, req)
+	}
+	return r.fail(dst, CodeMethodNotFound, "method "+quote(req.method)+" not found", nil)
+}
+
+// toolsList answers a tools/list with list.
+func (s *Server) toolsList(r rpc, dst []byte, doc *jsontape.Doc, req request, list []byte) ([]byte, int) {
+	if req.params >= 0 {
+		f, problem := fields(doc, req.params, "cursor")
+		if problem == "" && f[0] >= 0 {
+			problem = "invalid cursor: the list has one page"
+		}
+		if problem != "" {
+			return r.failParams(dst, problem, nil)
+		}
+	}
+	return r.result(dst, list)
 }
 
 // envelope reads the message at node i: its members, their types, and
@@ -352,7 +525,7 @@ func envelope(doc *jsontape.Doc, i int) (req request, problem string) {
 		case "id":
 			bit = 2
 			switch v := &doc.Nodes[c]; {
-			case v.Kind == jsontape.Number, v.Kind == jsontape.String && utf8.ValidString(doc.Str(v)):
+			case v.Kind == jsontape.Number, v.Kind == jsontape.String && validStr(doc, v):
 				req.id = []byte(doc.Src[v.Start:v.End])
 			default:
 				req.idProblem = "an id is a string or a number, not " + v.Kind.Noun()
@@ -390,7 +563,7 @@ func envelope(doc *jsontape.Doc, i int) (req request, problem string) {
 			problem = `missing member "method"`
 		case doc.Nodes[method].Kind != jsontape.String:
 			problem = "method must be a string, not " + doc.Nodes[method].Kind.Noun()
-		case !utf8.ValidString(doc.Str(&doc.Nodes[method])):
+		case !validStr(doc, &doc.Nodes[method]):
 			problem = "the method is not valid UTF-8"
 		case req.params >= 0 && doc.Nodes[req.params].Kind != jsontape.Object:
 			problem = "params must be an object, not " + doc.Nodes[req.params].Kind.Noun()
@@ -404,9 +577,11 @@ func envelope(doc *jsontape.Doc, i int) (req request, problem string) {
 	return req, problem
 }
 
-func (s *Server) initialize(dst []byte, doc *jsontape.Doc, req request) []byte {
+// initialize answers an initialize at a 2025 revision: the client's
+// protocolVersion when it is one of them, else the newest.
+func (s *Server) initialize(r rpc, dst []byte, doc *jsontape.Doc, req request) ([]byte, int) {
 	if req.params < 0 {
-		return appendError(dst, req.id, CodeInvalidParams, `initialize needs params with "protocolVersion"`, nil)
+		return r.failParams(dst, `initialize needs params with "protocolVersion"`, nil)
 	}
 	f, problem := fields(doc, req.params, "protocolVersion")
 	if problem == "" && f[0] >= 0 && doc.Nodes[f[0]].Kind != jsontape.String {
@@ -416,21 +591,17 @@ func (s *Server) initialize(dst []byte, doc *jsontape.Doc, req request) []byte {
 		problem = `initialize needs params with "protocolVersion"`
 	}
 	if problem != "" {
-		return appendError(dst, req.id, CodeInvalidParams, problem, nil)
-	}
-	version := ProtocolVersions[0]
-	if v := doc.Str(&doc.Nodes[f[0]]); slices.Contains(ProtocolVersions, v) {
-		version = v
+		return r.failParams(dst, problem, nil)
 	}
 	res := make([]byte, 0, 512)
 	res = append(res, `{"protocolVersion":`...)
-	res = jsonwire.AppendString(res, version)
-	res = append(res, `,"capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"claimcheck","title":"claimcheck","version":`...)
-	res = jsonwire.AppendString(res, s.opts.Version)
-	res = append(res, `},"instructions":`...)
+	res = jsonwire.AppendString(res, legacyVersion(doc.Str(&doc.Nodes[f[0]])))
+	res = append(res, `,"capabilities":{"tools":{"listChanged":false}},"serverInfo":`...)
+	res = append(res, s.init...)
+	res = append(res, `,"instructions":`...)
 	res = jsonwire.AppendString(res, instructions)
 	res = append(res, '}')
-	return appendResult(dst, req.id, res)
+	return r.result(dst, res)
 }
 
 const instructions = "Exact checks of claimed results. Call a tool with its input document as the arguments; " +
@@ -439,26 +610,57 @@ const instructions = "Exact checks of claimed results. Call a tool with its inpu
 	"path and the rule broken: fix the document there and call again. Each tool's description gives its rules, " +
 	"limits and examples; call \"ID@VERSION\" for an older version of a tool."
 
-// fields finds the params members of the given names (node indexes, -1
-// when absent) and returns the first problem: a repeated or non-UTF-8
-// name. Unknown members are no problem: MCP adds params members (_meta,
-// task) that this server has no use for.
-func fields(doc *jsontape.Doc, params int, names ...string) (idx []int, problem string) {
-	idx = make([]int, len(names))
-	for k := range idx {
-		idx[k] = -1
+// serverInfo is the server's Implementation (name, title, version), as
+// initialize and the _meta of every result at ModernVersion give it.
+func serverInfo(version string) []byte {
+	b := []byte(`{"name":"claimcheck","title":"claimcheck","version":`)
+	b = jsonwire.AppendString(b, version)
+	return append(b, '}')
+}
+
+// discoverResult is the result of server/discover (without what every
+// result at ModernVersion ends with): the versions served, the tools
+// capability, the instructions and the cache hints.
+func discoverResult() []byte {
+	b := []byte(`{"supportedVersions":[`)
+	for i, v := range ProtocolVersions {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonwire.AppendString(b, v)
 	}
-	n := &doc.Nodes[params]
-	seen := make(map[string]bool, n.Rec)
-	for c, m := params+1, 0; m < n.Rec; c, m = doc.Nodes[c].Skip, m+1 {
+	b = append(b, `],"capabilities":{"tools":{"listChanged":false}},"instructions":`...)
+	b = jsonwire.AppendString(b, instructions)
+	return withCacheHints(append(b, '}'))
+}
+
+// withCacheHints returns a copy of result (a JSON object) with the cache
+// hints of the 2026-07-28 revision, ttlMs and cacheScope.
+func withCacheHints(result []byte) []byte {
+	b := slices.Clone(result[:len(result)-1])
+	b = append(b, `,"ttlMs":`...)
+	b = strconv.AppendInt(b, cacheTTLMillis, 10)
+	b = append(b, `,"cacheScope":`...)
+	b = jsonwire.AppendString(b, cacheScope)
+	return append(b, '}')
+}
+
+// fields finds the members of object node obj of the given names (at most
+// four; node indexes, -1 when absent) and returns the first problem: a
+// repeated or non-UTF-8 name. Unknown members are no problem: MCP adds
+// params members (_meta, task) that this server has no use for.
+func fields(doc *jsontape.Doc, obj int, names ...string) (idx [4]int, problem string) {
+	idx = [4]int{-1, -1, -1, -1}
+	n := &doc.Nodes[obj]
+	var seen map[string]bool // past 16 members; before, the names so far are compared
+	for c, m := obj+1, 0; m < n.Rec; c, m = doc.Nodes[c].Skip, m+1 {
 		name := doc.Name(&doc.Nodes[c])
-		if !utf8.ValidString(name) {
+		if !validName(doc, &doc.Nodes[c]) {
 			return idx, "params: a member name is not valid UTF-8"
 		}
-		if seen[name] {
+		if repeated(doc, obj, c, m, name, &seen) {
 			return idx, "params: duplicate member " + quote(name)
 		}
-		seen[name] = true
 		if k := slices.Index(names, name); k >= 0 {
 			idx[k] = c
 		}
@@ -466,10 +668,48 @@ func fields(doc *jsontape.Doc, params int, names ...string) (idx []int, problem 
 	return idx, ""
 }
 
+// validName and validStr report whether the name of member node n, or the
+// value of string node n, is valid UTF-8: at once when the reader saw no
+// byte >= 0x80 and no escape in it (an escape may be a lone surrogate).
+func validName(d *jsontape.Doc, n *jsontape.Node) bool {
+	return n.NameFlags&(jsonwire.NonASCII|jsonwire.Escaped) == 0 || utf8.ValidString(d.Name(n))
+}
+
+func validStr(d *jsontape.Doc, n *jsontape.Node) bool {
+	return n.Flags&(jsonwire.NonASCII|jsonwire.Escaped) == 0 || utf8.ValidString(d.Str(n))
+}
+
+// repeated reports whether name, the m-th member (node c) of object node
+// obj, repeats an earlier member's: by comparing it with each of them up
+// to the 16th member, then in a map of all the names, so that the check
+// stays linear.
+func repeated(doc *jsontape.Doc, obj, c, m int, name string, seen *map[string]bool) bool {
+	const small = 16
+	switch {
+	case m < small:
+		for p := obj + 1; p != c; p = doc.Nodes[p].Skip {
+			if doc.Name(&doc.Nodes[p]) == name {
+				return true
+			}
+		}
+		return false
+	case *seen == nil:
+		*seen = make(map[string]bool, doc.Nodes[obj].Rec)
+		for p := obj + 1; p != c; p = doc.Nodes[p].Skip {
+			(*seen)[doc.Name(&doc.Nodes[p])] = true
+		}
+	}
+	if (*seen)[name] {
+		return true
+	}
+	(*seen)[name] = true
+	return false
+}
+
 // call answers a tools/call.
-func (s *Server) call(slot *slotHolder, dst []byte, doc *jsontape.Doc, req request) []byte {
+func (s *Server) call(x *exchange, r rpc, dst []byte, doc *jsontape.Doc, req request) ([]byte, int) {
 	if req.params < 0 {
-		return appendError(dst, req.id, CodeInvalidParams, `tools/call needs params with "name"`, nil)
+		return r.failParams(dst, `tools/call needs params with "name"`, nil)
 	}
 	f, problem := fields(doc, req.params, "name", "arguments")
 	switch {
@@ -478,15 +718,15 @@ func (s *Server) call(slot *slotHolder, dst []byte, doc *jsontape.Doc, req reque
 		problem = `tools/call needs params with "name"`
 	case doc.Nodes[f[0]].Kind != jsontape.String:
 		problem = "params.name must be a string, not " + doc.Nodes[f[0]].Kind.Noun()
-	case !utf8.ValidString(doc.Str(&doc.Nodes[f[0]])):
+	case !validStr(doc, &doc.Nodes[f[0]]):
 		problem = "params.name is not valid UTF-8"
 	}
 	if problem != "" {
-		return appendError(dst, req.id, CodeInvalidParams, problem, nil)
+		return r.failParams(dst, problem, nil)
 	}
 	t, e := lookup(doc.Str(&doc.Nodes[f[0]]))
 	if e != nil {
-		return appendError(dst, req.id, CodeInvalidParams, e.Message, e)
+		return r.failParams(dst, e.Message, e)
 	}
 	args := []byte("{}")
 	if a := f[1]; a >= 0 {
@@ -494,12 +734,13 @@ func (s *Server) call(slot *slotHolder, dst []byte, doc *jsontape.Doc, req reque
 		args = unsafe.Slice(unsafe.StringData(doc.Src[n.Start:n.End]), n.End-n.Start)
 	}
 	if int64(len(args)) > s.opts.MaxDocumentBytes {
-		return appendResult(dst, req.id, (toolResult(nil, s.tooLarge())))
+		return r.toolResult(dst, nil, s.tooLarge())
 	}
-	if !slot.get() {
-		return slot.refusal(dst, req.id)
+	if !x.slot.get() {
+		return x.slot.refuse(r, dst)
 	}
-	return appendResult(dst, req.id, s.run(t, args))
+	out, e := s.run(t, args)
+	return r.toolResult(dst, out, e)
 }
 
 // lookup returns the tool a tools/call names: "ID", the newest version,
@@ -544,75 +785,73 @@ func (s *Server) messageTooLarge() *claimcheck.Error {
 	return httpjson.TooLarge("the message", s.opts.maxFrame())
 }
 
-// run executes t on args and returns the tools/call result. A panic (a
-// bug) is logged and answered as an internal_error tool error.
-func (s *Server) run(t *schema.Tool, args []byte) (res []byte) {
+// run executes t on args and returns its output document, or its error
+// document as e. A panic (a bug) is logged and answered as an
+// internal_error.
+func (s *Server) run(t *schema.Tool, args []byte) (out []byte, e *claimcheck.Error) {
 	defer func() {
 		if v := recover(); v != nil {
 			s.opts.Logger.LogAttrs(context.Background(), slog.LevelError, "mcpserver: panic in a tool",
 				slog.String("tool", t.ID), slog.Any("panic", v), slog.String("stack", string(debug.Stack())))
-			res = toolResult(nil, errs.Coded(codeInternal, "internal error"))
+			out, e = nil, errs.Coded(codeInternal, "internal error")
 		}
 	}()
-	out, err := s.execute(t, args)
+	o, err := s.execute(t, args)
 	if err != nil {
-		var e *claimcheck.Error
 		if !errors.As(err, &e) {
 			panic(fmt.Sprintf("%s returned %T, not *claimcheck.Error: %v", t.ID, err, err))
 		}
-		return toolResult(nil, e)
+		return nil, e
 	}
-	return toolResult(out.Doc, nil)
+	return o.Doc, nil
 }
 
 // codeInternal is the code of the tool error a panic gets.
 const codeInternal = httpjson.InternalError
 
-// toolResult returns the tools/call result of an output document (out)
-// or of an error document (e).
-func toolResult(out []byte, e *claimcheck.Error) []byte {
+// toolResult appends the answer of a tools/call whose tool gave an output
+// document (out) or an error document (e): the document as the text
+// content and, for an output document, as structuredContent.
+func (r rpc) toolResult(dst, out []byte, e *claimcheck.Error) ([]byte, int) {
 	if e != nil {
-		doc := e.AppendJSON(nil)
-		res := append([]byte(`{"content":[{"type":"text","text":`), jsonString(doc)...)
-		return append(res, `}],"isError":true}`...)
+		out = e.AppendJSON(nil)
 	}
-	res := make([]byte, 0, 2*len(out)+64)
-	res = append(res, `{"content":[{"type":"text","text":`...)
-	res = append(res, jsonString(out)...)
-	res = append(res, `}],"structuredContent":`...)
-	res = append(res, out...)
-	return append(res, `,"isError":false}`...)
-}
-
-// jsonString returns doc (valid UTF-8 JSON) as a JSON string.
-func jsonString(doc []byte) []byte {
-	return jsonwire.AppendString(make([]byte, 0, len(doc)+len(doc)/8+2), unsafe.String(unsafe.SliceData(doc), len(doc)))
-}
-
-// appendResult appends a response with result (a JSON text).
-func appendResult(dst, id, result []byte) []byte {
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, id...)
-	dst = append(dst, `,"result":`...)
-	dst = append(dst, result...)
-	return append(dst, '}')
-}
-
-// appendError appends an error response; a nil id is written null, and
-// data, when not nil, is the error document of the failure.
-func appendError(dst, id []byte, code int, msg string, data *claimcheck.Error) []byte {
-	if id == nil {
-		id = []byte("null")
+	if dst == nil {
+		// The answer's size: the document twice, its text escaped (an
+		// eighth more is typical), and the envelope.
+		dst = make([]byte, 0, 2*len(out)+len(out)/8+len(r.id)+len(r.s.modernTail)+128)
 	}
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, id...)
-	dst = append(dst, `,"error":{"code":`...)
+	dst = append(r.open(dst), `{"content":[{"type":"text","text":`...)
+	dst = jsonwire.AppendString(dst, view(out))
+	if e != nil {
+		dst = append(dst, `}],"isError":true`...)
+	} else {
+		dst = append(append(append(dst, `}],"structuredContent":`...), out...), `,"isError":false`...)
+	}
+	return r.close(dst)
+}
+
+// view returns the bytes of b as a string without a copy, for the readers
+// that take strings; b must not change while the string is in use.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// appendError appends an error response, data (when not nil) the JSON of
+// its data. A nil id is written null, as JSON-RPC has it; at ModernVersion
+// (modern), whose schema has no null id, it is left out.
+func appendError(dst, id []byte, modern bool, code int, msg string, data []byte) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0",`...)
+	switch {
+	case id != nil:
+		dst = append(append(append(dst, `"id":`...), id...), ',')
+	case !modern:
+		dst = append(dst, `"id":null,`...)
+	}
+	dst = append(dst, `"error":{"code":`...)
 	dst = strconv.AppendInt(dst, int64(code), 10)
 	dst = append(dst, `,"message":`...)
 	dst = jsonwire.AppendString(dst, msg)
 	if data != nil {
-		dst = append(dst, `,"data":`...)
-		dst = data.AppendJSON(dst)
+		dst = append(append(dst, `,"data":`...), data...)
 	}
 	return append(dst, "}}"...)
 }
@@ -621,32 +860,42 @@ func quote(s string) string { return string(jsonwire.AppendString(nil, s)) }
 
 // answerMalformed answers a frame that is not one JSON text (rules 1 and
 // 2 of Answer), following its envelope with a scanner.
-func (s *Server) answerMalformed(slot *slotHolder, frame []byte, perr error) []byte {
+func (s *Server) answerMalformed(x *exchange, frame []byte, perr error) ([]byte, int) {
 	sc := newScanner(EnvelopeBytes)
 	sc.feed(frame)
-	return s.answerScanned(sc.end(), "not JSON: "+perr.Error(), false)
+	return s.answerScanned(x, sc.end(), "not JSON: "+perr.Error(), false)
 }
 
 // answerScanned answers a message known from a scan: a tools/call whose
-// arguments are over the cap gets limit_exceeded; else the message gets
-// -32700 (not JSON) or, when it is over the frame cap (over), -32600.
-func (s *Server) answerScanned(r scanResult, why string, over bool) []byte {
-	var id []byte
-	if r.ok {
-		id = r.id
+// arguments are over the cap gets limit_exceeded (after the protocol
+// checks and the tool's lookup of a message read whole); else the message
+// gets -32700 (not JSON) or, when it is over the frame cap (over), -32600.
+func (s *Server) answerScanned(x *exchange, sr scanResult, why string, over bool) ([]byte, int) {
+	// A _meta read before the bytes went wrong still tells the era.
+	c := readClaim(sr.meta)
+	r := rpc{s: s, modern: x.hdr.modern() || c.named && c.version == ModernVersion}
+	if sr.ok {
+		r.id = sr.id
 	}
-	if r.ok && id != nil && r.method == "tools/call" && r.hasArgs && r.argsLen > s.opts.MaxDocumentBytes {
-		if _, e := lookup(r.name); e != nil {
-			return appendError(nil, id, CodeInvalidParams, e.Message, e)
+	if r.id != nil && sr.method == "tools/call" && sr.hasArgs && sr.argsLen > s.opts.MaxDocumentBytes {
+		var f *refusal
+		if r.modern, f = negotiate(c, x.hdr); f == nil && r.modern {
+			f = x.hdr.check(sr.method, sr.name, sr.hasName)
 		}
-		return appendResult(nil, id, (toolResult(nil, s.tooLarge())))
+		if f != nil {
+			return r.refuse(nil, f)
+		}
+		if _, e := lookup(sr.name); e != nil {
+			return r.failParams(nil, e.Message, e)
+		}
+		return r.toolResult(nil, nil, s.tooLarge())
 	}
 	if over {
-		if id == nil && !r.dup {
-			id = r.id // read before whatever made the message too long
+		if r.id == nil && !sr.dup {
+			r.id = sr.id // read before whatever made the message too long
 		}
 		e := s.messageTooLarge()
-		return appendError(nil, id, CodeInvalidRequest, e.Message, e)
+		return r.fail(nil, CodeInvalidRequest, e.Message, e.AppendJSON(nil))
 	}
-	return appendError(nil, id, CodeParseError, why, nil)
+	return r.fail(nil, CodeParseError, why, nil)
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/claimcheck/claimcheck/internal/conformance"
 	"github.com/claimcheck/claimcheck/internal/jsontape"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/mcpserver"
 	"github.com/claimcheck/claimcheck/schema"
@@ -24,10 +25,11 @@ import (
 
 // A conn sends one message and returns the answers it got: for stdio the
 // lines written in answer to it, for HTTP the body (none for a 202). want
-// is the number of answers due (stdio reads that many lines).
+// is the number of answers due (stdio reads that many lines). hdr are
+// "Name: value" headers HTTP sends besides Content-Type and Accept.
 type conn interface {
 	name() string
-	send(t testing.TB, msg []byte, want int) (status int, answers [][]byte)
+	send(t testing.TB, msg []byte, want int, hdr ...string) (status int, answers [][]byte)
 }
 
 // stdioConn is a ServeStdio of its own over pipes.
@@ -59,7 +61,7 @@ func startStdio(t testing.TB, opts mcpserver.Options) *stdioConn {
 
 func (c *stdioConn) name() string { return "stdio" }
 
-func (c *stdioConn) send(t testing.TB, msg []byte, want int) (int, [][]byte) {
+func (c *stdioConn) send(t testing.TB, msg []byte, want int, _ ...string) (int, [][]byte) {
 	t.Helper()
 	go c.in.Write(append(bytes.Clone(msg), '\n'))
 	var answers [][]byte
@@ -88,11 +90,15 @@ func startHTTP(t testing.TB, opts mcpserver.Options) *httpConn {
 
 func (c *httpConn) name() string { return "http" }
 
-func (c *httpConn) send(t testing.TB, msg []byte, want int) (int, [][]byte) {
+func (c *httpConn) send(t testing.TB, msg []byte, want int, hdr ...string) (int, [][]byte) {
 	t.Helper()
 	req, _ := http.NewRequest("POST", c.url, bytes.NewReader(msg))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	for _, h := range hdr {
+		k, v, _ := strings.Cut(h, ": ")
+		req.Header.Set(k, v)
+	}
 	res, err := c.client.Do(req)
 	if err != nil {
 		t.Fatalf("http: %v", err)
@@ -127,6 +133,10 @@ type response struct {
 		} `json:"content"`
 		StructuredContent json.RawMessage `json:"structuredContent"`
 		IsError           bool            `json:"isError"`
+		ResultType        string          `json:"resultType"`
+		Meta              *struct {
+			ServerInfo struct{ Name, Title, Version string } `json:"io.modelcontextprotocol/serverInfo"`
+		} `json:"_meta"`
 	} `json:"result"`
 	Error *struct {
 		Code    int             `json:"code"`
@@ -151,13 +161,54 @@ func callMsg(id int, tool string, args []byte) []byte {
 	return []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + string(args) + `}}`)
 }
 
+// An era is how a client speaks: the 2025 revisions (legacy) or
+// ModernVersion, whose requests name it and the client's capabilities in
+// params._meta and, on HTTP, in headers.
+type era bool
+
+const (
+	legacy era = false
+	modern era = true
+)
+
+func (e era) String() string {
+	if e == modern {
+		return mcpserver.ModernVersion
+	}
+	return "2025"
+}
+
+// meta is the params._meta of a request at ModernVersion.
+const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + mcpserver.ModernVersion + `",` +
+	`"io.modelcontextprotocol/clientCapabilities":{}}`
+
+// call is callMsg in era e, with the HTTP headers it is sent with.
+func (e era) call(id int, tool string, args []byte) ([]byte, []string) {
+	if e == legacy {
+		return callMsg(id, tool, args), []string{"MCP-Protocol-Version: 2025-11-25"}
+	}
+	return []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{` + meta + `,"name":"` + tool + `","arguments":` + string(args) + `}}`),
+		[]string{"MCP-Protocol-Version: " + mcpserver.ModernVersion, "Mcp-Method: tools/call", "Mcp-Name: " + tool}
+}
+
 // callOne sends one tools/call and returns its response.
 func callOne(t testing.TB, c conn, id int, tool string, args []byte) response {
 	t.Helper()
-	_, ans := c.send(t, callMsg(id, tool, args), 1)
+	return legacy.callOne(t, c, id, tool, args)
+}
+
+// callOne sends one tools/call in era e and returns its response, checking
+// the era's result fields.
+func (e era) callOne(t testing.TB, c conn, id int, tool string, args []byte) response {
+	t.Helper()
+	msg, hdr := e.call(id, tool, args)
+	_, ans := c.send(t, msg, 1, hdr...)
 	r := decode(t, ans[0])
 	if string(r.ID) != strconv.Itoa(id) {
 		t.Fatalf("%s: answer for id %s, want %d: %.300s", c.name(), r.ID, id, ans[0])
+	}
+	if r.Result != nil && (e == modern) != (r.Result.ResultType == "complete" && r.Result.Meta != nil && r.Result.Meta.ServerInfo.Name == "claimcheck") {
+		t.Fatalf("%s at %s: resultType %q, _meta %+v", c.name(), e, r.Result.ResultType, r.Result.Meta)
 	}
 	return r
 }
@@ -201,38 +252,48 @@ func checkCLI(t testing.TB, where string, r response, doc []byte, isError bool) 
 // character in a string); HTTP sends the bytes unchanged.
 func TestConformance(t *testing.T) {
 	for _, c := range both(t, mcpserver.Options{}) {
-		for _, tool := range schema.Tools() {
-			sent, notJSON := 0, 0
-			for i, cs := range conformance.Load(t, tool.ID) {
-				input := cs.Input
-				if c.name() == "stdio" {
-					input = bytes.ReplaceAll(input, []byte("\n"), []byte("\r"))
-				}
-				where := c.name() + " " + cs.Name
-				sent++
-				if _, err := jsontape.Parse(string(input), jsontape.Options{}); err != nil {
-					notJSON++
-					_, ans := c.send(t, callMsg(i, tool.ID, input), 1)
-					r := decode(t, ans[0])
-					if r.Error == nil || r.Error.Code != mcpserver.CodeParseError || string(r.ID) != "null" && string(r.ID) != strconv.Itoa(i) {
-						t.Errorf("%s: %s, want -32700 with id null or %d", where, ans[0], i)
-					}
-					continue
-				}
-				r := callOne(t, c, i, tool.ID, input)
-				doc, isError := cliAnswer(t, tool, input)
-				checkCLI(t, where, r, doc, isError)
-				if cs.Output != nil {
-					if !conformance.JSONEqual(r.Result.StructuredContent, cs.Output) {
-						t.Errorf("%s: %s, want %s", where, r.Result.StructuredContent, cs.Output)
-					}
-				} else {
-					conformance.CheckError(t, cs, conformance.ParseErrorDoc(t, doc))
-				}
+		for _, e := range []era{legacy, modern} {
+			testConformance(t, c, e)
+		}
+	}
+}
+
+func testConformance(t *testing.T, c conn, e era) {
+	for _, tool := range schema.Tools() {
+		sent, notJSON := 0, 0
+		for i, cs := range conformance.Load(t, tool.ID) {
+			input := cs.Input
+			if c.name() == "stdio" {
+				input = bytes.ReplaceAll(input, []byte("\n"), []byte("\r"))
 			}
-			if sent == 0 || notJSON == 0 {
-				t.Errorf("%s %s: %d sent, %d not JSON", c.name(), tool.ID, sent, notJSON)
+			where := c.name() + " " + e.String() + " " + cs.Name
+			sent++
+			if _, err := jsontape.Parse(string(input), jsontape.Options{}); err != nil {
+				notJSON++
+				msg, hdr := e.call(i, tool.ID, input)
+				_, ans := c.send(t, msg, 1, hdr...)
+				r := decode(t, ans[0])
+				// The id is absent (2026-07-28) or null (2025) when the
+				// envelope cannot be followed past the bad bytes.
+				noID := map[era]string{legacy: "null", modern: ""}[e]
+				if r.Error == nil || r.Error.Code != mcpserver.CodeParseError || string(r.ID) != noID && string(r.ID) != strconv.Itoa(i) {
+					t.Errorf("%s: %s, want -32700 with id %q or %d", where, ans[0], noID, i)
+				}
+				continue
 			}
+			r := e.callOne(t, c, i, tool.ID, input)
+			doc, isError := cliAnswer(t, tool, input)
+			checkCLI(t, where, r, doc, isError)
+			if cs.Output != nil {
+				if !conformance.JSONEqual(r.Result.StructuredContent, cs.Output) {
+					t.Errorf("%s: %s, want %s", where, r.Result.StructuredContent, cs.Output)
+				}
+			} else {
+				conformance.CheckError(t, cs, conformance.ParseErrorDoc(t, doc))
+			}
+		}
+		if sent == 0 || notJSON == 0 {
+			t.Errorf("%s %s %s: %d sent, %d not JSON", c.name(), e, tool.ID, sent, notJSON)
 		}
 	}
 }
@@ -247,7 +308,7 @@ func TestConformanceLineFeeds(t *testing.T) {
 		msg := callMsg(i, eq.ID, cs.Input)
 		lines := 0
 		for _, l := range bytes.Split(msg, []byte("\n")) {
-			if len(bytes.Trim(l, " \t\r")) > 0 {
+			if jsonwire.SkipSpace(string(l), 0) < len(l) {
 				lines++
 			}
 		}
@@ -486,12 +547,13 @@ func TestUnknownTool(t *testing.T) {
 	}
 }
 
-// TestInitialize: the client's protocol version when served, else the
-// newest.
+// TestInitialize: the client's protocol version when a 2025 revision is
+// served, else the newest of those (an initialize cannot select
+// ModernVersion, which has no initialize).
 func TestInitialize(t *testing.T) {
 	for _, c := range both(t, mcpserver.Options{Version: "v1.2.3"}) {
 		for _, tc := range []struct{ sent, want string }{
-			{"2025-06-18", "2025-06-18"}, {"2024-11-05", "2024-11-05"}, {"1999-01-01", mcpserver.ProtocolVersions[0]},
+			{"2025-06-18", "2025-06-18"}, {"2024-11-05", "2024-11-05"}, {"1999-01-01", "2025-11-25"}, {mcpserver.ModernVersion, "2025-11-25"},
 		} {
 			_, ans := c.send(t, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+tc.sent+
 				`","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`), 1)

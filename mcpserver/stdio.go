@@ -6,6 +6,8 @@ import (
 	"context"
 	"io"
 	"sync"
+
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
 )
 
 // ServeStdio serves MCP's stdio transport: each line of r (ending at "\n";
@@ -103,9 +105,10 @@ func (d *dispatcher) read(r io.Reader) error {
 		case sc != nil:
 			d.unreserve(maxFrame)
 			if r := sc.end(); !r.blank { // a blank line is skipped, however long
-				d.out.write(d.s.answerScanned(r, "", true))
+				res, _ := d.s.answerScanned(&exchange{}, r, "", true)
+				d.out.write(res)
 			}
-		case len(bytes.Trim(buf, " \t\r\n")) == 0:
+		case jsonwire.SkipSpace(view(buf), 0) == len(buf):
 			d.unreserve(maxFrame)
 		default:
 			frame := bytes.Clone(buf)

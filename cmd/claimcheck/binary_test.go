@@ -47,7 +47,7 @@ func TestBinary(t *testing.T) {
 	t.Run("mcp document cap", func(t *testing.T) { t.Parallel(); testMCPBinaryDocumentCap(t, bin) })
 	t.Run("mcp drain", func(t *testing.T) { t.Parallel(); testMCPDrain(t, bin) })
 	t.Run("mcp hostile", func(t *testing.T) { t.Parallel(); testMCPHostile(t, bin) })
-	t.Run("mcp typescript sdk", func(t *testing.T) { t.Parallel(); testTypeScriptSDK(t, bin) })
+	t.Run("mcp official clients and suite", func(t *testing.T) { t.Parallel(); testMCPClients(t, bin) })
 	t.Run("openapi", func(t *testing.T) { t.Parallel(); testOpenAPICommand(t, bin) })
 	t.Run("serve operations", func(t *testing.T) { t.Parallel(); testServeOperations(t, bin) })
 	t.Run("serve -base-path", func(t *testing.T) { t.Parallel(); testServeBasePath(t, bin) })

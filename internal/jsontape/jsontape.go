@@ -185,16 +185,7 @@ func (p *parser) fail(msg string) error {
 	return &SyntaxError{Offset: p.pos, Msg: msg}
 }
 
-func (p *parser) skipWS() {
-	for p.pos < len(p.src) {
-		switch p.src[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
-	}
-}
+func (p *parser) skipWS() { p.pos = jsonwire.SkipSpace(p.src, p.pos) }
 
 // depth returns the depth of the next value.
 func (p *parser) depth() int { return len(p.frames) + p.ndeep }
@@ -482,13 +473,13 @@ func (p *parser) scalarRun(i, count int, rec bool, elems []Elem) (int, int, []El
 			return i, count, elems, true
 		}
 		if src[i] != ',' {
-			if i = skipWS(src, i); i >= len(src) || src[i] != ',' {
+			if i = jsonwire.SkipSpace(src, i); i >= len(src) || src[i] != ',' {
 				return i, count, elems, true
 			}
 		}
 		i++
 		if i < len(src) && src[i] <= ' ' {
-			i = skipWS(src, i)
+			i = jsonwire.SkipSpace(src, i)
 		}
 	}
 	return i, count, elems, false
@@ -573,24 +564,10 @@ func wordRun(src string, i, count, limit int, elems []Elem) (int, int, []Elem, b
 		}
 		i++
 		if i < len(src) && src[i] <= ' ' {
-			i = skipWS(src, i)
+			i = jsonwire.SkipSpace(src, i)
 		}
 	}
 	return i, count + len(elems) - n0, elems, false
-}
-
-// skipWS returns the index of the first byte at or after i that is not JSON
-// whitespace, or len(src).
-func skipWS(src string, i int) int {
-	for i < len(src) {
-		switch src[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }
 
 // name reads a member name and the colon after it, leaving p.pos at the value.

@@ -1,9 +1,9 @@
 // Package jsonwire owns what is stateless about JSON text: the grammar of
-// its literals, their values, and how claimcheck writes them. Each rule is
-// written here once, and every reader and writer in the module calls it:
-// the tape reader (internal/jsontape), canon's scalar parsers and key
-// writer, the output and error documents of package schema and the root
-// package, and the MCP server's messages.
+// its literals and of white space, their values, and how claimcheck writes
+// them. Each rule is written here once, and every reader and writer in the
+// module calls it: the tape reader (internal/jsontape), canon's scalar
+// parsers and key writer, the output and error documents of package schema
+// and the root package, and the MCP server's messages.
 //
 // # Numbers
 //
@@ -34,6 +34,12 @@
 // that it is refused wherever the value is checked). [AppendString] is the
 // one string writer: RFC 8785's form, so canonical keys, output documents
 // and error documents write every string the same way.
+//
+// # White space
+//
+// [IsSpace] and [SkipSpace] are the white space RFC 8259 allows between
+// tokens: space, tab, line feed and carriage return, nothing else (no
+// vertical tab, form feed, U+00A0 or byte order mark).
 //
 // # JSON Pointer
 //

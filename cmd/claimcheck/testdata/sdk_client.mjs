@@ -1,5 +1,5 @@
 // The official TypeScript MCP SDK as a client of claimcheck, for the long
-// run (cmd/claimcheck's TestTypeScriptSDK): list the tools, call every
+// run (cmd/claimcheck's TestBinary): list the tools, call every
 // example and validate structuredContent against outputSchema with ajv,
 // then send hostile but valid documents (deep nesting, over the cap) and
 // check that the server answers each and goes on.
