@@ -7,6 +7,7 @@ import (
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsontape"
 	"github.com/claimcheck/claimcheck/internal/jsonwire"
+	"github.com/claimcheck/claimcheck/internal/scalar"
 )
 
 // An Option changes how [ParseArray] and [ParseSubmission] read a
@@ -57,18 +58,18 @@ func newOptions(opts []Option) options {
 // fault in index order, at its element's path.
 func readElems(elems []jsontape.Elem, path string, o options) ([]Scalar, error) {
 	out := make([]Scalar, len(elems))
-	for i := 0; i < len(elems); i++ {
-		if i += elemScalars(elems[i:], out[i:]); i == len(elems) {
-			break
+	for i := range elems {
+		if scalar.FromElem(&elems[i], out[i].v()) {
+			continue
 		}
-		s, err := elemScalar(&elems[i])
+		s, err := scalar.Elem(&elems[i])
 		if err != nil {
 			if err := o.inexact(elems[:i], out, path); err != nil {
 				return nil, err
 			}
 			return nil, errs.At(stringFault(&elems[i], err), errs.Index(path, i))
 		}
-		out[i] = s
+		out[i] = Scalar(s)
 	}
 	if err := o.inexact(elems, out, path); err != nil {
 		return nil, err
@@ -99,7 +100,7 @@ func exactNumber(lit string, s Scalar) error {
 	if !jsonwire.ChangesInteger(lit, s.Float()) {
 		return nil
 	}
-	return errs.Invalid("", "number "+truncate(lit)+" is not exact as a double: it would become "+s.Key())
+	return errs.Invalid("", "number "+scalar.Abbrev(lit)+" is not exact as a double: it would become "+s.Key())
 }
 
 // stringFault returns err, the error for element e, with the message of

@@ -25,7 +25,7 @@ func answerDoc(n int) []byte {
 		case 2:
 			b.WriteString(`"s` + strconv.Itoa(i) + `"`)
 		default:
-			b.WriteString(strconv.Itoa(1<<53 - i))
+			b.WriteString(strconv.FormatInt(1<<53-int64(i), 10))
 		}
 	}
 	b.WriteByte(']')

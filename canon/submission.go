@@ -7,6 +7,7 @@ import (
 	"github.com/claimcheck/claimcheck/internal/errs"
 	"github.com/claimcheck/claimcheck/internal/jsontape"
 	"github.com/claimcheck/claimcheck/internal/jsonwire"
+	"github.com/claimcheck/claimcheck/internal/scalar"
 )
 
 // A Submission is a student's answers, read from one JSON document by
@@ -113,7 +114,7 @@ func readAnswer(doc *jsontape.Doc, i int, path string, o options) *member {
 		return m
 	}
 	e := jsontape.Elem{Raw: doc.Src[n.Start:n.End], Kind: n.Kind, Flags: n.Flags}
-	v, err := elemScalar(&e)
+	v, err := of(scalar.Elem(&e))
 	if err == nil && o.exact && e.Kind == jsontape.Number {
 		err = exactNumber(e.Raw, v)
 	}

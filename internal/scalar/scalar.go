@@ -1,0 +1,321 @@
+package scalar
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/claimcheck/claimcheck/internal/errs"
+	"github.com/claimcheck/claimcheck/internal/jsonwire"
+)
+
+// Kind is the JSON type of a [Scalar].
+type Kind uint8
+
+// The kinds of JSON scalar. The zero Scalar is of kind Null.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "boolean"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// A Scalar is a validated JSON scalar: a number is a finite double with -0
+// folded into 0, a string is valid UTF-8. == on Scalars is equality (see
+// the package documentation). The zero Scalar is null.
+type Scalar struct {
+	kind Kind
+	num  float64 // Number: the value; Bool: 1 or 0; Null and String: 0
+	str  string  // String: the value
+}
+
+// finite reports whether f is neither NaN nor ±Inf. It is kept small so
+// that every caller inlines it.
+func finite(f float64) bool { return f-f == 0 }
+
+// fold turns -0 into 0 and leaves every other double as it is: the one
+// double of a number's two zeros.
+func fold(f float64) float64 { return f + 0 }
+
+// validString reports whether s is valid UTF-8. Most strings are short and
+// ASCII, which two overlapping loads decide (ascii16): utf8.ValidString
+// reads one byte at a time below eight.
+func validString(s string) bool {
+	return len(s) <= 16 && ascii16(s) || utf8.ValidString(s)
+}
+
+// exactInt reports whether a double holds x exactly (jsonwire.ExactUint,
+// the rule's owner, which canon.ExactNumbers' rule for literals shares),
+// and gives it.
+func exactInt(x int64) (float64, bool) {
+	u := uint64(x)
+	if x < 0 {
+		u = -u // two's complement: right for math.MinInt64 too
+	}
+	return float64(x), jsonwire.ExactUint(u)
+}
+
+// exactUint is exactInt for unsigned integers.
+func exactUint(x uint64) (float64, bool) { return float64(x), jsonwire.ExactUint(x) }
+
+// NullOf returns null.
+func NullOf() Scalar { return Scalar{} }
+
+// BoolOf returns true or false.
+func BoolOf(b bool) Scalar {
+	if b {
+		return Scalar{kind: Bool, num: 1}
+	}
+	return Scalar{kind: Bool}
+}
+
+// NumberOf returns the number f; -0 becomes 0. NaN and ±Inf are an error.
+func NumberOf(f float64) (Scalar, error) {
+	if !finite(f) {
+		return Scalar{}, notFinite(f)
+	}
+	return Scalar{kind: Number, num: fold(f)}, nil
+}
+
+func notFinite(f float64) error {
+	return errs.Invalid("", "number "+strconv.FormatFloat(f, 'g', -1, 64)+" is not finite")
+}
+
+// IntOf returns the number i where a double holds it exactly; any other
+// integer (2^53+1) is an error: as a JSON number it would round to another
+// value, so two different integers could compare equal.
+func IntOf(i int64) (Scalar, error) {
+	f, ok := exactInt(i)
+	if !ok {
+		return Scalar{}, inexactInt(strconv.FormatInt(i, 10))
+	}
+	return Scalar{kind: Number, num: f}, nil
+}
+
+// UintOf is [IntOf] for unsigned integers.
+func UintOf(u uint64) (Scalar, error) {
+	f, ok := exactUint(u)
+	if !ok {
+		return Scalar{}, inexactInt(strconv.FormatUint(u, 10))
+	}
+	return Scalar{kind: Number, num: f}, nil
+}
+
+func inexactInt(text string) error {
+	return errs.Invalid("", "integer "+text+" is not exactly a double; pass it as a string")
+}
+
+// Float32Of returns the number encoding/json writes for f (the shortest
+// decimal that reads back as the same float32), read as a double: so
+// float32(0.1) is the JSON number 0.1. NaN and ±Inf are an error.
+func Float32Of(f float32) (Scalar, error) {
+	if !finite(float64(f)) {
+		return NumberOf(float64(f)) // the same refusal as for a double
+	}
+	var buf [32]byte
+	d, _ := strconv.ParseFloat(string(strconv.AppendFloat(buf[:0], float64(f), 'g', -1, 32)), 64)
+	return Scalar{kind: Number, num: fold(d)}, nil
+}
+
+// StringOf returns the string s. A string that is not valid UTF-8
+// (including a surrogate code point written as three bytes) is an error; it
+// is never repaired.
+func StringOf(s string) (Scalar, error) {
+	if !validString(s) {
+		return Scalar{}, notUTF8(s)
+	}
+	return Scalar{kind: String, str: s}, nil
+}
+
+// ascii16 reports whether s, of at most 16 bytes, holds no byte >= 0x80,
+// in two overlapping loads.
+func ascii16(s string) bool {
+	var w uint64
+	switch n := len(s); {
+	case n >= 8:
+		w = jsonwire.LE64(s) | jsonwire.LE64(s[n-8:])
+	case n >= 4:
+		w = uint64(jsonwire.LE32(s) | jsonwire.LE32(s[n-4:]))
+	default:
+		for i := range n {
+			w |= uint64(s[i])
+		}
+	}
+	return ascii(w)
+}
+
+// highBits has the high bit of every byte of a word set.
+const highBits = 0x8080808080808080
+
+// ascii reports whether the bytes of w are ASCII, so valid UTF-8.
+func ascii(w uint64) bool { return w&highBits == 0 }
+
+func notUTF8(s string) error {
+	return errs.Invalid("", fmt.Sprintf("string is not valid UTF-8 (byte offset %d)", invalidOffset(s)))
+}
+
+func invalidOffset(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return i
+			}
+		}
+	}
+	return len(s)
+}
+
+// Of returns the Scalar of a Go value: nil, bool, string, float64, float32,
+// any integer type, json.Number, or a named type of one of these kinds
+// (json.Number excepted, which is a JSON number literal, read by
+// [ParseNumber]). Anything else, NaN, ±Inf, invalid UTF-8 and inexact
+// integers are an error saying what and why.
+func Of(v any) (Scalar, error) {
+	switch x := v.(type) {
+	case nil:
+		return Scalar{}, nil
+	case bool:
+		return BoolOf(x), nil
+	case string:
+		return StringOf(x)
+	case float64:
+		return NumberOf(x)
+	case int:
+		return IntOf(int64(x))
+	case int64:
+		return IntOf(x)
+	case json.Number:
+		return ParseNumber(string(x))
+	case float32:
+		return Float32Of(x)
+	case int8:
+		return IntOf(int64(x))
+	case int16:
+		return IntOf(int64(x))
+	case int32:
+		return IntOf(int64(x))
+	case uint:
+		return UintOf(uint64(x))
+	case uint8:
+		return UintOf(uint64(x))
+	case uint16:
+		return UintOf(uint64(x))
+	case uint32:
+		return UintOf(uint64(x))
+	case uint64:
+		return UintOf(x)
+	case uintptr:
+		return UintOf(uint64(x))
+	}
+	return OfValue(reflect.ValueOf(v))
+}
+
+// OfValue is [Of] for a value read through reflect: a value of a named type
+// of an accepted kind is read as that kind (a named json.Number too: it is
+// a string type).
+func OfValue(rv reflect.Value) (Scalar, error) {
+	switch rv.Kind() {
+	case reflect.Bool:
+		return BoolOf(rv.Bool()), nil
+	case reflect.String:
+		return StringOf(rv.String())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return IntOf(rv.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return UintOf(rv.Uint())
+	case reflect.Float32:
+		return Float32Of(float32(rv.Float()))
+	case reflect.Float64:
+		return NumberOf(rv.Float())
+	}
+	return Scalar{}, notScalar(rv)
+}
+
+// notScalar returns the error for a value of a type that is not a JSON
+// scalar. The message names what the value would be in JSON, never its Go
+// type, since it may reach someone who wrote JSON, not Go: a map or struct
+// is an object; a slice or array (a []byte too) an array. A pointer is not
+// followed, and the other kinds (complex, func, chan) have no JSON form.
+// It is worded for an array's element, where the tools read a value, in
+// the words the JSON tools use for the same fault.
+func notScalar(rv reflect.Value) error {
+	var msg string
+	switch rv.Kind() {
+	case reflect.Map, reflect.Struct:
+		msg = "element is an object, not a scalar"
+	case reflect.Slice, reflect.Array:
+		if rv.Type() == reflect.TypeFor[json.RawMessage]() {
+			msg = "element is undecoded JSON text, not a scalar: decode it first"
+		} else {
+			msg = "element is an array, not a scalar"
+		}
+	case reflect.Pointer, reflect.UnsafePointer:
+		msg = "element is a reference to a value, not a scalar: pass the value itself"
+	default:
+		msg = "element has no JSON form: want null, a boolean, a number or a string"
+	}
+	return errs.Invalid("", msg)
+}
+
+// Kind returns the JSON type of s.
+func (s *Scalar) Kind() Kind { return s.kind }
+
+// Float returns the value of a Number (0 for other kinds).
+func (s *Scalar) Float() float64 {
+	if s.kind != Number {
+		return 0
+	}
+	return s.num
+}
+
+// Bool returns the value of a Bool (false for other kinds).
+func (s *Scalar) Bool() bool { return s.kind == Bool && s.num != 0 }
+
+// Str returns the value of a String ("" for other kinds).
+func (s *Scalar) Str() string { return s.str }
+
+// Value returns s as the Go value encoding/json decodes it to: nil, bool,
+// float64 or string.
+func (s *Scalar) Value() any {
+	switch s.kind {
+	case Bool:
+		return s.num != 0
+	case Number:
+		return s.num
+	case String:
+		return s.str
+	}
+	return nil
+}
+
+// AppendJSON appends the RFC 8785 serialization of s to dst.
+func (s *Scalar) AppendJSON(dst []byte) []byte {
+	switch s.kind {
+	case Bool:
+		if s.num != 0 {
+			return append(dst, "true"...)
+		}
+		return append(dst, "false"...)
+	case Number:
+		return appendNumber(dst, s.num)
+	case String:
+		return jsonwire.AppendString(dst, s.str)
+	}
+	return append(dst, "null"...)
+}
