@@ -398,6 +398,21 @@ func TestAnyFastPathIsCanonOf(t *testing.T) {
 	})
 }
 
+// measuresAllocations is the start of a test that measures what large
+// checks allocate: it is skipped with -short, and under the race detector
+// outside the long run. Such a test takes seconds under the detector, and
+// what it measures is the program's without it: CI runs it in its runs
+// without -race (purego, 386) and in the long run.
+func measuresAllocations(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("allocates large inputs")
+	}
+	if testutil.RaceEnabled && !testutil.Long() {
+		t.Skip("measures allocations: run without -race, or with " + testutil.LongEnv + "=1")
+	}
+}
+
 // allocated returns the least, over three runs, of the bytes f allocates
 // (TotalAlloc counts every goroutine's allocations: the least of three
 // leaves out a neighbour's). With fresh, a collection before each run
@@ -425,9 +440,7 @@ func allocated(fresh bool, f func()) uint64 {
 // distinct values allocates about one table, not a series of doublings
 // (155 MB, against 75 MB for a map[int]int count).
 func TestLargeChecksReuseTheirTables(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocates large inputs")
-	}
+	measuresAllocations(t)
 	check := func(t *testing.T, src, claim []int) {
 		t.Helper()
 		lim := multiset.Limits{MaxItems: len(src), MaxDistinct: len(src)}
@@ -487,7 +500,7 @@ func TestConcurrentLargeChecksTakeTablesOfTheirOwn(t *testing.T) {
 		return nil
 	}
 	ins := [3]multiset.EqualityInput[int, int]{input(0), input(10_000_000), input(20_000_000)}
-	for range 5 {
+	for range testutil.Size(2, 5) {
 		if err := check(ins[2]); err != nil { // leaves its index kept
 			t.Fatal(err)
 		}
@@ -512,9 +525,7 @@ func TestConcurrentLargeChecksTakeTablesOfTheirOwn(t *testing.T) {
 // bounded factor: memory stays a multiple of the distinct values, not of
 // the items.
 func TestMemoryFollowsDistinctValuesAfterAJump(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocates a large input")
-	}
+	measuresAllocations(t)
 	const n, distinct = 2_000_000, 30_000
 	xs := make([]canon.Scalar, n)
 	for i := range xs {
@@ -607,7 +618,8 @@ func largeSource(n int) []any {
 // same values given as []canon.Scalar, which TestLargeTablesMatchModel
 // holds to the model, and the true residuals of a difference are valid.
 // (A prefetch changes no memory: what the test can see is that the
-// touching stays within the array, to the last batch.)
+// touching stays within the array, to the last batch.) The differences
+// are checked in the long run only.
 func TestHugeAnyArraysMatchScalars(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large inputs")
@@ -641,6 +653,9 @@ func TestHugeAnyArraysMatchScalars(t *testing.T) {
 		if tc.reason != "a permutation" && r.Valid {
 			t.Fatalf("%s: valid", tc.reason)
 		}
+		if !testutil.Long() {
+			continue // the residuals' model (a JCS key per element) is the long run's
+		}
 		lo, ro := linearResidual(source, tc.claim), linearResidual(tc.claim, source)
 		in := multiset.DifferenceInput[any, any]{Left: source, Right: tc.claim, Claim: multiset.DifferenceClaim[any]{LeftOnly: lo, RightOnly: ro}}
 		d, err := multiset.CheckDifference(in, lim)
@@ -660,7 +675,8 @@ func TestHugeAnyArraysMatchScalars(t *testing.T) {
 // models', for equality through []any, []canon.Scalar and a document's
 // elements (whose fused loops leave the large table to countFirst), and for
 // a difference, with claims wrong at the start, the middle and the end, in
-// short, long and empty strings, numbers, null and booleans.
+// short, long and empty strings, numbers, null and booleans (the middle
+// and the start, and a claim one element longer, in the long run only).
 func TestLargeTablesMatchModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large inputs")
@@ -686,13 +702,17 @@ func TestLargeTablesMatchModel(t *testing.T) {
 		reason     string
 		claim      []any
 		difference bool // checked as the right of a difference too
+		long       bool // in the long run only
 	}{
-		{"a permutation", p, true},
-		{"a value source lacks at the end", edit(p, n-1, "never in source"), true},
-		{"a long string changed in the middle", edit(p, n/2, strings.Repeat("long", 5)+"x"), false},
-		{"a number changed at the start", edit(p, 0, -1.5), false},
-		{"one element more", append(slices.Clone(p), source[n/3]), false},
+		{"a permutation", p, true, false},
+		{"a value source lacks at the end", edit(p, n-1, "never in source"), true, false},
+		{"a long string changed in the middle", edit(p, n/2, strings.Repeat("long", 5)+"x"), false, true},
+		{"a number changed at the start", edit(p, 0, -1.5), false, true},
+		{"one element more", append(slices.Clone(p), source[n/3]), false, true},
 	} {
+		if tc.long && !testutil.Long() {
+			continue
+		}
 		want := modelMismatches(source, tc.claim)
 		r, err := multiset.CheckEquality(multiset.EqualityInput[any, any]{Source: source, Claim: tc.claim}, lim)
 		if err != nil {

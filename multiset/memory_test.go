@@ -16,9 +16,7 @@ import (
 // for the tail. (The index sizes itself from a sample of the first array; a
 // wrong guess is capped.)
 func TestMemoryFollowsDistinctValues(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocates a large input")
-	}
+	measuresAllocations(t)
 	const n = 2_000_000
 	xs := make([]canon.Scalar, n)
 	for i := range xs {

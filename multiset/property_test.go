@@ -72,10 +72,25 @@ func jcsKey(v any) string {
 	return string(out[1 : len(out)-1])
 }
 
+// jcsKeys returns the jcsKey of every element, transforming each distinct
+// value once: the large tests' arrays repeat their values, and jcs is the
+// slowest part of their models.
 func jcsKeys(xs []any) []string {
 	ks := make([]string, len(xs))
+	memo := map[any]string{}
 	for i, x := range xs {
-		ks[i] = jcsKey(x)
+		switch x.(type) {
+		case nil, bool, float64, string, int: // comparable, and a key of its value
+		default:
+			ks[i] = jcsKey(x)
+			continue
+		}
+		k, ok := memo[x]
+		if !ok {
+			k = jcsKey(x)
+			memo[x] = k
+		}
+		ks[i] = k
 	}
 	return ks
 }
