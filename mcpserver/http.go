@@ -77,8 +77,33 @@ type httpHandler struct {
 // to make it share the service's budget and slots.
 func (h *httpHandler) IntakeGate() *intake.Gate { return h.gate }
 
+// An httpExchange is what ServeHTTP keeps of one request, in one
+// allocation: its MCP headers, and the check slot its calls take from the
+// handler's gate (it is the slot's source).
+type httpExchange struct {
+	h    *httpHandler
+	w    http.ResponseWriter
+	r    *http.Request
+	hdr  headers
+	slot slotHolder
+}
+
+func (e *httpExchange) take() (func(), *claimcheck.Error) {
+	rel, f := e.h.gate.Slot(e.w, e.r)
+	switch {
+	case f == nil:
+		return rel, nil
+	case f.Gone():
+		return nil, errGone
+	}
+	return nil, f.Err
+}
+
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	x := &exchange{hdr: readHeaders(r.Header)}
+	hx := &httpExchange{h: h, w: w, r: r}
+	hx.hdr.read(r.Header)
+	hx.slot.src = hx
+	x := &exchange{hdr: &hx.hdr, slot: &hx.slot}
 	modern := x.hdr.modern()
 	// Refusals before the body is read: no id is known. The method and
 	// the media types are judged by the HTTP API's own rules.
@@ -114,16 +139,6 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, r, modern, e)
 		return
 	}
-	x.slot = &slotHolder{take: func() (func(), *claimcheck.Error) {
-		rel, f := h.gate.Slot(w, r)
-		switch {
-		case f == nil:
-			return rel, nil
-		case f.Gone():
-			return nil, errGone
-		}
-		return nil, f.Err
-	}}
 	res, status := h.s.answer(x, body)
 	x.slot.done()
 	switch {
