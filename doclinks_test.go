@@ -81,9 +81,7 @@ var unresolved = regexp.MustCompile(`\[\*?(?:[a-z][\w./]*\.)?[A-Z]\w*(?:\.\w+)?\
 // knownUnresolved are links of packages this test cannot fix from here,
 // each with what fixes it; the test fails when one no longer occurs, so
 // that the entry goes with the fix.
-var knownUnresolved = map[string]string{
-	"mcpserver: Server.ServeStdio: [Answer]": "[Server.Answer]",
-}
+var knownUnresolved = map[string]string{}
 
 // TestDocLinksResolve: every [Name] and [pkg.Name] in the doc comments of
 // the public packages is a link go/doc resolves (a package not imported

@@ -1,12 +1,12 @@
 package mcpserver
 
 import (
-	"mime"
 	"net"
 	"net/http"
 	"strings"
 
 	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/internal/intake"
 )
 
@@ -42,16 +42,20 @@ func NewHTTPHandler(opts Options) http.Handler { return New(opts).HTTPHandler() 
 //     not served, which a 2025 request naming one gets too);
 //   - 404 for a method not served at ModernVersion (-32601), the removed
 //     initialize and ping among them;
-//   - 403 for a non-loopback Host on a loopback address (DNS rebinding);
-//   - 405 for a method other than POST, with Allow: POST (there is no
-//     event stream to GET);
-//   - 408, 413, 415 and 503 when the body is refused as the HTTP API
-//     refuses it (too slow; over the cap, unread when declared; not JSON
-//     or an unsupported Content-Encoding; over the memory budget, or no
-//     slot in time): -32600 (-32000 for 503) with id null (absent when
-//     the MCP-Protocol-Version header names ModernVersion) and the HTTP
-//     API's error document (limit_exceeded, limit max_document_bytes, for
-//     413) as data.
+//   - 405, 408, 413, 415 and 503 when the request is refused as the HTTP
+//     API refuses an execute request, by the same rules: a method other
+//     than POST (405, with Allow: POST; there is no event stream to GET);
+//     a body too slow (408); over the cap (413, unread when declared); a
+//     Content-Type that is not JSON (a charset other than UTF-8 included)
+//     or an unsupported Content-Encoding (415); over the memory budget,
+//     or no slot in time (503). The answer is -32600 (-32000 for 503)
+//     with id null (absent when the MCP-Protocol-Version header names
+//     ModernVersion), and the error document the HTTP API answers (for
+//     413 limit_exceeded, limit max_document_bytes, of the message's cap)
+//     as data, its message as the error's message;
+//   - 403 for a non-loopback Host on a loopback address (DNS rebinding),
+//     and 406 for an Accept that does not admit application/json, the one
+//     type answered: -32600 with id null (or none, as above).
 //
 // A tools/call whose arguments are over MaxDocumentBytes by less than
 // EnvelopeBytes is answered, as on stdio, with the limit_exceeded tool
@@ -73,32 +77,54 @@ type httpHandler struct {
 // to make it share the service's budget and slots.
 func (h *httpHandler) IntakeGate() *intake.Gate { return h.gate }
 
-func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	x := &exchange{hdr: readHeaders(r.Header)}
-	// Refusals before the body is read: no id is known.
-	refuse := func(status int, code int, msg string, e *claimcheck.Error) {
-		var data []byte
-		if e != nil {
-			data = e.AppendJSON(nil)
-		}
-		writeJSON(w, status, appendError(nil, nil, x.hdr.modern(), code, msg, data))
+// An httpExchange is what ServeHTTP keeps of one request, in one
+// allocation: its MCP headers, and the check slot its calls take from the
+// handler's gate (it is the slot's source).
+type httpExchange struct {
+	h    *httpHandler
+	w    http.ResponseWriter
+	r    *http.Request
+	hdr  headers
+	slot slotHolder
+}
+
+func (e *httpExchange) take() (func(), *claimcheck.Error) {
+	rel, f := e.h.gate.Slot(e.w, e.r)
+	switch {
+	case f == nil:
+		return rel, nil
+	case f.Gone():
+		return nil, errGone
 	}
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", "POST")
-		refuse(http.StatusMethodNotAllowed, CodeInvalidRequest, "method "+r.Method+" not allowed; allowed: POST", nil)
+	return nil, f.Err
+}
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hx := &httpExchange{h: h, w: w, r: r}
+	hx.hdr.read(r.Header)
+	hx.slot.src = hx
+	x := &exchange{hdr: &hx.hdr, slot: &hx.slot}
+	modern := x.hdr.modern()
+	// Refusals before the body is read: no id is known. The method and
+	// the media types are judged by the HTTP API's own rules.
+	if e := httpjson.Method(w.Header(), r, http.MethodPost); e != nil {
+		refuse(w, r, modern, e)
 		return
 	}
 	if !hostAllowed(r) {
-		refuse(http.StatusForbidden, CodeInvalidRequest, "Host "+quote(r.Host)+" not allowed", nil)
+		write(w, r, http.StatusForbidden, appendError(nil, nil, modern, CodeInvalidRequest, "Host "+quote(r.Host)+" not allowed", nil))
 		return
 	}
-	// As the HTTP API: no Content-Type is JSON, except from a browser.
-	if ct := r.Header.Get("Content-Type"); ct != "" || r.Header.Get("Origin") != "" {
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			w.Header().Set("Connection", "close") // the body is not read
-			refuse(http.StatusUnsupportedMediaType, CodeInvalidRequest, "Content-Type "+quote(ct)+" is not application/json", nil)
-			return
-		}
+	if e := httpjson.ContentType(r); e != nil {
+		intake.Unread(w, r)
+		refuse(w, r, modern, e)
+		return
+	}
+	if !httpjson.Accepts(r, jsonType) {
+		intake.Unread(w, r)
+		write(w, r, http.StatusNotAcceptable, appendError(nil, nil, modern, CodeInvalidRequest,
+			"Accept "+quote(strings.Join(r.Header.Values("Accept"), ", "))+" does not admit "+jsonType+", the one type answered", nil))
+		return
 	}
 	body, release, f := h.gate.ReadBody(w, r)
 	defer release()
@@ -110,23 +136,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if f.Status == http.StatusRequestEntityTooLarge {
 			e = h.s.messageTooLarge()
 		}
-		code := CodeInvalidRequest
-		if f.Status == http.StatusServiceUnavailable {
-			code = CodeOverloaded
-		}
-		refuse(f.Status, code, e.Message, e)
+		refuse(w, r, modern, e)
 		return
 	}
-	x.slot = &slotHolder{take: func() (func(), *claimcheck.Error) {
-		rel, f := h.gate.Slot(w, r)
-		switch {
-		case f == nil:
-			return rel, nil
-		case f.Gone():
-			return nil, errGone
-		}
-		return nil, f.Err
-	}}
 	res, status := h.s.answer(x, body)
 	x.slot.done()
 	switch {
@@ -135,15 +147,28 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case len(res) == 0:
 		w.WriteHeader(http.StatusAccepted)
 	default:
-		writeJSON(w, status, res)
+		write(w, r, status, res)
 	}
 }
 
-func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	w.Write(append(body, '\n'))
+// jsonType is the media type of every answer.
+const jsonType = "application/json"
+
+// refuse answers a request refused before its message is read with e: at
+// e's status, a JSON-RPC error without an id, of e's message and with e's
+// error document as data; -32000 when e is overloaded, else -32600.
+func refuse(w http.ResponseWriter, r *http.Request, modern bool, e *claimcheck.Error) {
+	code := CodeInvalidRequest
+	if e.Code == httpjson.Overloaded {
+		code = CodeOverloaded
+	}
+	write(w, r, httpjson.Status(e), appendError(nil, nil, modern, code, e.Message, e.AppendJSON(nil)))
+}
+
+// write answers with status and the JSON-RPC message msg, as the HTTP API
+// writes its answers (package httpjson).
+func write(w http.ResponseWriter, r *http.Request, status int, msg []byte) {
+	httpjson.Write(w, r, status, append(msg, '\n'))
 }
 
 // hostAllowed refuses a request that came in on a loopback address with a

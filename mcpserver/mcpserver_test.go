@@ -619,14 +619,16 @@ func TestHTTPRefusals(t *testing.T) {
 	srv := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.Options{MaxDocumentBytes: 1000}))
 	defer srv.Close()
 	type row struct {
-		reason, method, ct, host, body string
-		length                         int64
-		status                         int
+		reason, method, ct, accept, host, body string
+		length                                 int64
+		status                                 int
 	}
 	rows := []row{
 		{reason: "GET: no event stream", method: "GET", status: 405},
 		{reason: "DELETE: no sessions", method: "DELETE", status: 405},
 		{reason: "text/plain", method: "POST", ct: "text/plain", body: ping, status: 415},
+		{reason: "Accept text/event-stream alone: no answer is a stream", method: "POST", accept: "text/event-stream", body: ping, status: 406},
+		{reason: "Accept refusing application/json (q=0) over */*", method: "POST", accept: "application/json;q=0, */*", body: ping, status: 406},
 		{reason: "DNS rebinding: a foreign Host on loopback", method: "POST", host: "evil.example", body: ping, status: 403},
 		{reason: "declared over the cap: refused unread", method: "POST", body: ping, length: 1000 + mcpserver.EnvelopeBytes + 1, status: 413},
 		{reason: "an empty body", method: "POST", body: "", status: 400},
@@ -636,6 +638,9 @@ func TestHTTPRefusals(t *testing.T) {
 		req, _ := http.NewRequest(r.method, srv.URL, strings.NewReader(r.body))
 		if r.ct != "" {
 			req.Header.Set("Content-Type", r.ct)
+		}
+		if r.accept != "" {
+			req.Header.Set("Accept", r.accept)
 		}
 		if r.host != "" {
 			req.Host = r.host

@@ -73,10 +73,11 @@ func readClaim(meta string) claim {
 	if meta == "" || meta[0] != '{' {
 		return claim{}
 	}
-	d, err := jsontape.Parse(meta, jsontape.Options{MaxDepth: 2, MaxChildren: maxChildren})
+	d, err := parseTape(meta, jsontape.Options{MaxDepth: 2, MaxChildren: maxChildren})
 	if err != nil {
 		return claim{}
 	}
+	defer putTape(d)
 	return claimOf(d, 0)
 }
 
@@ -140,8 +141,12 @@ func implementation(d *jsontape.Doc, i int) bool {
 		return false
 	}
 	if n.Rec == 0 && n.Len > 0 {
-		sub, err := jsontape.Parse(d.Src[n.Start:n.End], jsontape.Options{MaxDepth: 1, MaxChildren: maxChildren})
-		return err == nil && implementation(sub, 0)
+		sub, err := parseTape(d.Src[n.Start:n.End], jsontape.Options{MaxDepth: 1, MaxChildren: maxChildren})
+		if err != nil {
+			return false
+		}
+		defer putTape(sub)
+		return implementation(sub, 0)
 	}
 	f, problem := fields(d, i, "name", "version")
 	return problem == "" && f[0] >= 0 && f[1] >= 0 && d.Nodes[f[0]].Kind == jsontape.String && d.Nodes[f[1]].Kind == jsontape.String
@@ -184,21 +189,20 @@ type headers struct {
 	repeated              string // the first of them given more than once
 }
 
-func readHeaders(h http.Header) *headers {
-	x := &headers{}
+// read reads h from the request headers hdr.
+func (h *headers) read(hdr http.Header) {
 	one := func(key string, v *string, has *bool) {
-		vs := h[key]
-		if len(vs) > 1 && x.repeated == "" {
-			x.repeated = key
+		vs := hdr[key]
+		if len(vs) > 1 && h.repeated == "" {
+			h.repeated = key
 		}
 		if len(vs) > 0 {
 			*v, *has = trimOWS(vs[0]), true
 		}
 	}
-	one("Mcp-Protocol-Version", &x.version, &x.hasVersion)
-	one("Mcp-Method", &x.method, &x.hasMethod)
-	one("Mcp-Name", &x.name, &x.hasName)
-	return x
+	one("Mcp-Protocol-Version", &h.version, &h.hasVersion)
+	one("Mcp-Method", &h.method, &h.hasMethod)
+	one("Mcp-Name", &h.name, &h.hasName)
 }
 
 // trimOWS trims the optional white space (spaces, tabs) around a header

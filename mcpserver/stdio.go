@@ -11,9 +11,9 @@ import (
 )
 
 // ServeStdio serves MCP's stdio transport: each line of r (ending at "\n";
-// the last may end at the end of r) is one message, answered as [Answer]
-// answers it, and each answer is one line of w. Lines holding only JSON
-// whitespace are skipped. Messages are answered concurrently, up to the
+// the last may end at the end of r) is one message, answered as
+// [Server.Answer] answers it, and each answer is one line of w. Lines
+// holding only JSON whitespace are skipped. Messages are answered concurrently, up to the
 // server's MaxConcurrent at once, so answers may come out of order (each
 // carries its request's id).
 //

@@ -651,18 +651,20 @@ func (p *parser) str() (uint8, error) {
 
 // number reads a number literal (the grammar is package jsonwire's); what
 // follows it is checked by the caller.
-func (p *parser) number() (*jsonwire.Number, error) {
+// number reads the number literal at p.pos. It returns the Number by value:
+// a pointer to it made every number the general loop reads an allocation.
+func (p *parser) number() (jsonwire.Number, error) {
 	n, f := jsonwire.ParseNumber(p.src[p.pos:])
 	p.pos += n.Len
 	switch f {
 	case jsonwire.NoInt:
-		return nil, p.fail("bad number")
+		return n, p.fail("bad number")
 	case jsonwire.NoFracDigit:
-		return nil, p.fail("bad number: a digit must follow '.'")
+		return n, p.fail("bad number: a digit must follow '.'")
 	case jsonwire.NoExpDigit:
-		return nil, p.fail("bad number: a digit must follow the exponent")
+		return n, p.fail("bad number: a digit must follow the exponent")
 	}
-	return &n, nil
+	return n, nil
 }
 
 func (p *parser) literal(lit string) error {

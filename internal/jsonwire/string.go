@@ -186,26 +186,32 @@ func hex4(s string) rune {
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
+	// Runs of plain bytes are found a word at a time (as PlainEnd finds
+	// them, without its call) and copied whole: on a JSON text written as a
+	// string, an MCP answer's text, with a quote every eight bytes, that is
+	// a fifth fewer instructions than byte by byte.
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
+		if i+8 <= len(s) {
+			m := NonPlain(LE64(s[i:]))
+			if m == 0 {
+				i += 8
 				continue
 			}
-			dst = append(dst, s[start:i]...)
-			dst = appendEscape(dst, c)
+			i += bits.TrailingZeros64(m) >> 3
+		} else if plain[s[i]] {
+			i++
+			continue
+		}
+		if c := s[i]; c < utf8.RuneSelf {
+			dst = appendEscape(append(dst, s[start:i]...), c)
 			i++
 			start = i
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\ufffd"...)
-			i++
-			start = i
-			continue
+			dst = append(append(dst, s[start:i]...), "\ufffd"...)
+			start = i + 1
 		}
 		i += size
 	}

@@ -2,6 +2,7 @@ package jsonwire
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -24,6 +25,50 @@ func TestAppendString(t *testing.T) {
 			t.Errorf("AppendString(%q) = %s, want %s", tc.in, got[1:], tc.want)
 		}
 	})
+}
+
+// slowAppendString is AppendString byte by byte, from its definition.
+func slowAppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\':
+			dst = append(dst, c)
+		case c < utf8.RuneSelf:
+			dst = appendEscape(dst, c)
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			dst = utf8.AppendRune(dst, r) // U+FFFD for an invalid byte
+			i += size
+			continue
+		}
+		i++
+	}
+	return append(dst, '"')
+}
+
+// TestAppendStringByRuns: copying runs of plain bytes found a word at a
+// time writes what writing byte by byte does, for random strings dense in
+// the bytes that are not plain (quotes, controls, multi-byte and invalid
+// UTF-8), at every length across a word's boundaries.
+func TestAppendStringByRuns(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := []string{"a", " ", "\"", "\\", "\x00", "\n", "\x1f", "\x7f", "é", "😀", "\u2028", "\xff", "\xc3", "\xed\xa0\x80"}
+	for range 20000 {
+		var b strings.Builder
+		for n := r.IntN(40); b.Len() < n; {
+			if r.IntN(3) == 0 {
+				b.WriteString(alphabet[r.IntN(len(alphabet))])
+			} else {
+				b.WriteByte('a' + byte(r.IntN(26)))
+			}
+		}
+		s := b.String()
+		if got, want := AppendString(nil, s), slowAppendString(nil, s); string(got) != string(want) {
+			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
+		}
+	}
 }
 
 // TestScanString pins down the string grammar: where a literal ends, its
@@ -256,4 +301,16 @@ func TestFirstInvalid(t *testing.T) {
 			t.Errorf("ok %v, but the value's validity is %v", ok, !ok)
 		}
 	})
+}
+
+// BenchmarkAppendString writes an output document as a string, as an MCP
+// tools/call answer's text is written: a quote every few bytes.
+func BenchmarkAppendString(b *testing.B) {
+	doc := `{"valid":false,"reason":"claim_mismatch","discrepancy":{"path":"/source/0","expected":"2","actual":"1"},` +
+		`"reference_version":"ISO/IEC 9075-2:2023 multiset terminology; RFC 8785 (JCS), June 2020"}`
+	buf := make([]byte, 0, 2*len(doc))
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		buf = AppendString(buf[:0], doc)
+	}
 }
