@@ -163,9 +163,9 @@ func sharedGate(api, mcp *intake.Gate, opts Options) *intake.Gate {
 // headroom over them. 4096 uploads trickling a byte at a time cost 24 KiB
 // of RSS each, 35 KiB once they have sent ReadAhead − 1 bytes; 20,000 of
 // the latter churning through a cap of 4096 (each new one closing the
-// slowest) peak at 34 KiB for each connection held (2 cores, go1.26).
-// This is the most of those and a third more.
-const ConnectionBytes = 48 << 10
+// slowest) peak at 34 to 43 KiB for each connection held, from run to run
+// (2 cores, go1.26). This is the most of those and a third more.
+const ConnectionBytes = 56 << 10
 
 // MemoryBound returns the most memory, as resident set, that a server of
 // the service holds with conns connections (and HTTP/2 streams) open:

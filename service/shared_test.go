@@ -199,7 +199,7 @@ func TestMemoryBound(t *testing.T) {
 	s := New(Options{API: httpapi.Options{MaxBodyBytes: 1 << 20, MaxBufferedBytes: 8 << 20, MaxConcurrent: 2},
 		MCP: mcpserver.Options{MaxDocumentBytes: 1 << 20}})
 	// The larger cap is /mcp's: 1 MiB and its 64 KiB envelope.
-	if got, want := s.MemoryBound(10), int64(2*(8<<20+2*(1<<20+64<<10))+64<<20+10*48<<10); got != want {
+	if got, want := s.MemoryBound(10), int64(2*(8<<20+2*(1<<20+64<<10))+64<<20+10*56<<10); got != want {
 		t.Errorf("MemoryBound(10) = %d, want %d", got, want)
 	}
 	if got := New(Options{MCP: mcpserver.Options{MaxDocumentBytes: math.MaxInt64}}).MemoryBound(1); got != math.MaxInt64 {
