@@ -26,7 +26,9 @@ require github.com/prometheus/client_golang v1.25.0
 //   - github.com/chromedp/chromedp and cdproto: drive headless Chromium in the
 //     playground page's browser test;
 //   - github.com/creack/pty: a pseudo-terminal, to see batch's progress line
-//     as a terminal shows it.
+//     as a terminal shows it;
+//   - golang.org/x/net/http2: HTTP/2 frames as a client sees them (GOAWAY,
+//     RST_STREAM, a zero window), for the serving tests (internal/h2raw).
 require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
@@ -37,6 +39,7 @@ require (
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.72.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	golang.org/x/net v0.59.0
 	pgregory.net/rapid v1.3.0
 )
 

@@ -3,10 +3,13 @@
 package deploy
 
 import (
+	"bufio"
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,8 +24,9 @@ import (
 // TestManifests decodes every manifest in kubernetes/ strictly (an unknown
 // or misspelt field fails) into its k8s.io/api type, and checks what the
 // README promises: probes, a non-root read-only container with no
-// capabilities, resources, and a grace period longer than the shutdown
-// delay plus the shutdown timeout.
+// capabilities, resources that hold the memory bound serve prints for its
+// flags, /metrics on a port of its own, and a grace period longer than
+// the shutdown delay plus the shutdown timeout.
 func TestManifests(t *testing.T) {
 	files, _ := filepath.Glob("kubernetes/*.yaml")
 	kinds := map[string]int{}
@@ -90,33 +94,34 @@ func checkDeployment(t *testing.T, d *appsv1.Deployment) {
 			t.Errorf("no %s limit", r)
 		}
 	}
-	// The memory limit holds the measured bound of serve's peak RSS (see
-	// docs/serving.md): twice the buffered bodies and the checks' copies of
-	// their documents (the garbage collector's headroom), plus 64 MiB.
-	var buffered, maxBody, concurrent int64
+	// The memory limit holds the bound serve prints for these flags (see
+	// docs/serving.md): twice the buffered bodies and the checks' copies
+	// of their documents (the garbage collector's headroom), 64 MiB, and
+	// the measured cost of each connection it may hold.
 	var delay, timeout time.Duration
-	for _, a := range c.Args {
+	flags := map[string]string{}
+	for _, a := range c.Args[1:] {
 		k, v, _ := strings.Cut(a, "=")
+		flags[k] = v
 		switch k {
-		case "-max-buffered-bytes":
-			buffered = parseInt(t, v)
-		case "-max-body-bytes":
-			maxBody = parseInt(t, v)
-		case "-max-concurrent":
-			concurrent = parseInt(t, v)
 		case "-shutdown-delay":
 			delay = parseDuration(t, v)
 		case "-shutdown-timeout":
 			timeout = parseDuration(t, v)
 		}
 	}
-	if maxBody == 0 {
-		maxBody = 64 << 20 // serve's default
+	for _, k := range []string{"-max-buffered-bytes", "-max-body-bytes", "-max-concurrent", "-max-connections", "-metrics-addr"} {
+		if flags[k] == "" {
+			t.Errorf("serve's %s is not set: the memory bound, or where /metrics is, would depend on the machine", k)
+		}
 	}
-	bound := 2*(buffered+concurrent*maxBody) + 64<<20
-	if lim := c.Resources.Limits.Memory().Value(); buffered == 0 || concurrent == 0 || lim < bound {
-		t.Errorf("memory limit %d for -max-buffered-bytes %d, -max-concurrent %d, -max-body-bytes %d: want at least %d",
-			lim, buffered, concurrent, maxBody, bound)
+	if _, port, _ := strings.Cut(flags["-metrics-addr"], ":"); !slices.ContainsFunc(c.Ports, func(p corev1.ContainerPort) bool {
+		return p.Name == "metrics" && strconv.Itoa(int(p.ContainerPort)) == port
+	}) {
+		t.Errorf("no container port named metrics for -metrics-addr %s", flags["-metrics-addr"])
+	}
+	if bound, lim := serveBound(t, c.Args), c.Resources.Limits.Memory().Value(); lim < bound {
+		t.Errorf("memory limit %d MiB under the bound %d MiB serve prints for %v", lim>>20, bound>>20, c.Args)
 	}
 	if spec.TerminationGracePeriodSeconds == nil || time.Duration(*spec.TerminationGracePeriodSeconds)*time.Second <= delay+timeout || timeout == 0 {
 		t.Errorf("terminationGracePeriodSeconds %v, want more than -shutdown-delay %v + -shutdown-timeout %v",
@@ -124,15 +129,50 @@ func checkDeployment(t *testing.T, d *appsv1.Deployment) {
 	}
 }
 
-func parseInt(t *testing.T, s string) int64 {
-	var n int64
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			t.Fatalf("not a number: %q", s)
-		}
-		n = n*10 + int64(c-'0')
+// serveBound builds claimcheck, starts it with args (its first, "serve",
+// and its flags, the addresses moved to free loopback ports), and returns
+// the memory bound it prints for them.
+func serveBound(t *testing.T, args []string) int64 {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "claimcheck")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/claimcheck")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return n
+	var run []string
+	for _, a := range args {
+		switch {
+		case strings.HasPrefix(a, "-addr="):
+			a = "-addr=127.0.0.1:0"
+		case strings.HasPrefix(a, "-metrics-addr="):
+			a = "-metrics-addr=127.0.0.1:0"
+		}
+		run = append(run, a)
+	}
+	cmd := exec.Command(bin, run...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if _, b, ok := strings.Cut(sc.Text(), "memory bound "); ok {
+			_, b, _ = strings.Cut(b, "(")
+			n, err := strconv.ParseInt(strings.Fields(b)[0], 10, 64)
+			if err != nil {
+				t.Fatalf("memory bound line %q: %v", sc.Text(), err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("serve %v printed no memory bound", run)
+	return 0
 }
 
 func parseDuration(t *testing.T, s string) time.Duration {

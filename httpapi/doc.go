@@ -26,6 +26,8 @@
 //
 //	200  the output document (whatever its verdict), a descriptor, or the list
 //	400  invalid_input: the tool refuses the document (malformed JSON included)
+//	403  forbidden: a Host (or Origin) that is not an allowed name; package
+//	     service answers it, on every route, against DNS rebinding
 //	404  unknown_tool: an unknown tool id or version, or any other path under /v1/tools
 //	404  not_found: any path outside /v1/tools
 //	405  method_not_allowed, with an Allow header, on a route that exists
@@ -36,14 +38,18 @@
 //	415  unsupported_media_type: a Content-Type that is not application/json
 //	     (parameters allowed; a charset must be utf-8), or none from a browser
 //	     (an Origin header), or a Content-Encoding other than gzip
+//	416  range_not_satisfiable: a Range that selects nothing of the
+//	     playground page's files (package service)
 //	422  limit_exceeded: the document is over one of the tool's limits
 //	500  internal_error: a handler panicked (a bug); logged once with its stack
-//	503  overloaded, with Retry-After: the body could not be buffered within
-//	     [Options.MaxBufferedBytes] (answered at once, never queued), or no
-//	     turn came free within half of [Options.WriteTimeout]
+//	503  overloaded, with Retry-After: the body (or the answer) could not be
+//	     buffered within [Options.MaxBufferedBytes] (answered at once, never
+//	     queued), or no turn came free within half of [Options.WriteTimeout]
 //
-// After a 408, 413, 415 or 503 of an execute request the connection is
-// closed (Connection: close) and what is left of the body is not read.
+// After a 408, 413, 415 or 503 of an execute request over HTTP/1 the
+// connection is closed (Connection: close) and what is left of the body is
+// not read; over HTTP/2 the request's stream is reset once answered, and
+// the connection's other streams go on.
 //
 // # Bodies
 //

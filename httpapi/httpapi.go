@@ -40,21 +40,25 @@ type Options struct {
 	Logger *slog.Logger
 	// MaxConcurrent caps the execute requests checked at once; the others
 	// wait for a turn (or for their client to go away). A request takes its
-	// turn only once its body has been read whole, so a slow upload never
-	// holds one. Zero or negative means 2 × GOMAXPROCS: the checks are
-	// CPU-bound.
+	// turn only once its body has been read whole, and gives it back once
+	// its check is done, before its answer is written, so neither a slow
+	// upload nor a client that does not read its answer holds one. Zero or
+	// negative means 2 × GOMAXPROCS: the checks are CPU-bound.
 	MaxConcurrent int
 	// MaxBufferedBytes caps the body bytes held in memory at once, summed
 	// over the execute requests being read, waiting for a turn or being
-	// checked. A request never waits for buffer: a body with a
-	// Content-Length reserves its length before it is read, one without
-	// (chunked or gzip) reserves 16 KiB and doubles as it grows, and a
-	// request whose reservation does not fit is answered 503 overloaded at
-	// once, giving back all it held. A sixteenth of the budget is kept for
-	// bodies of at most 64 KiB, so small requests are admitted while large
-	// uploads hold the rest. Zero or negative means 2 × MaxConcurrent ×
-	// MaxBodyBytes, at most math.MaxInt64; a value below MaxBodyBytes is
-	// raised to it.
+	// checked, and the answers being written, beyond the 4 KiB each
+	// connection may hold on its own (intake.ReadAhead). A body holds
+	// only what it has been sent: its buffer doubles as its bytes arrive,
+	// each step taken from the budget before it is filled, so a body holds
+	// at most twice what it has received and one that trickles holds
+	// nothing. A request never waits for buffer: a step that does not fit
+	// is answered 503 overloaded at once, giving back all the body held,
+	// and so is a body whose declared length does not fit what is free. A
+	// sixteenth of the budget is kept for bodies of at most 64 KiB, so
+	// small requests are admitted while large uploads hold the rest. Zero
+	// or negative means 2 × MaxConcurrent × MaxBodyBytes, at most
+	// math.MaxInt64; a value below MaxBodyBytes is raised to it.
 	MaxBufferedBytes int64
 	// BodyTimeout caps the time an execute request's body may take to
 	// arrive, from when the handler starts reading it; a body still
@@ -127,6 +131,9 @@ const (
 // the contract's codes (claimcheck.InvalidInput, LimitExceeded,
 // UnknownTool) come from the tools.
 const (
+	// Forbidden: a Host or Origin that is not an allowed name (403;
+	// package service answers it, on every route).
+	Forbidden = httpjson.Forbidden
 	// NotFound: no route for the request's path (404).
 	NotFound = httpjson.NotFound
 	// MethodNotAllowed: the route exists but not for the method (405).
@@ -137,10 +144,14 @@ const (
 	// UnsupportedMediaType: an execute request whose Content-Type is
 	// missing or not JSON, or whose Content-Encoding is not gzip (415).
 	UnsupportedMediaType = httpjson.UnsupportedMediaType
+	// RangeNotSatisfiable: a Range that selects nothing of the
+	// playground page's files (416; package service answers it).
+	RangeNotSatisfiable = httpjson.RangeNotSatisfiable
 	// InternalError: a tool panicked, which is a bug (500).
 	InternalError = httpjson.InternalError
-	// Overloaded: the body could not be buffered within MaxBufferedBytes,
-	// or no turn came free within WriteTimeout/2 (503, with Retry-After).
+	// Overloaded: the body (or the answer) could not be buffered within
+	// MaxBufferedBytes, or no turn came free within WriteTimeout/2 (503,
+	// with Retry-After).
 	Overloaded = httpjson.Overloaded
 )
 
@@ -364,31 +375,54 @@ func (h *handler) serveExecute(w http.ResponseWriter, r *http.Request, t *schema
 	// sends slowly holds its own connection and the bytes it has sent, and
 	// no check slot.
 	body, release, f := h.gate.ReadBody(w, r)
-	defer release()
 	obs.BodyBytes = int64(len(body))
+	free := noop
 	if f == nil {
-		var free func()
 		free, f = h.gate.Slot(w, r)
-		defer free()
 	}
 	if f != nil {
+		release()
 		if !f.Gone() { // else the client went away: nobody to answer
 			httpjson.WriteError(w, f.Err)
 		}
 		return
 	}
 	out, err := h.execute(t, body)
+	// The check is done: its slot and its body go back before the answer
+	// is written, so a client that does not read its answer holds neither
+	// (the answer's own bytes are held instead, by Answer).
+	free()
+	release()
 	if err != nil {
 		var e *claimcheck.Error
 		if !errors.As(err, &e) {
 			panic(fmt.Sprintf("httpapi: %s returned %T, not *claimcheck.Error: %v", t.ID, err, err))
 		}
-		httpjson.WriteError(w, e)
+		h.answer(w, r, httpjson.ErrorDoc(e), e)
 		return
 	}
 	obs.Verdict = "valid"
 	if !out.Valid {
 		obs.Verdict = out.Reason
 	}
-	httpjson.Write(w, r, http.StatusOK, append(out.Doc, '\n'))
+	h.answer(w, r, append(out.Doc, '\n'), nil)
 }
+
+// answer writes body: the output document and a newline, or, when e is
+// not nil, e's (httpjson.ErrorDoc), holding its bytes in the budget while
+// it is written (intake.Gate.Answer); when they do not fit, it answers 503
+// overloaded instead.
+func (h *handler) answer(w http.ResponseWriter, r *http.Request, body []byte, e *claimcheck.Error) {
+	done, f := h.gate.Answer(w, r, len(body))
+	defer done()
+	switch {
+	case f != nil:
+		httpjson.WriteError(w, f.Err)
+	case e != nil:
+		httpjson.WriteErrorDoc(w, e, body)
+	default:
+		httpjson.Write(w, r, http.StatusOK, body)
+	}
+}
+
+func noop() {}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claimcheck/claimcheck/internal/intake"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
 )
@@ -273,23 +274,26 @@ func TestDeadlinesOnTheConnection(t *testing.T) {
 	}
 }
 
-// TestBufferedBytesBudget: body bytes in memory are capped by
-// MaxBufferedBytes, and a body is held until its check is done. While one
-// request being checked holds the whole budget, another waits for it until
-// its BodyTimeout and is answered 503 overloaded; once the first is done,
-// requests are served again, and every byte is given back.
+// TestBufferedBytesBudget: body bytes in memory beyond intake.ReadAhead
+// per request are capped by MaxBufferedBytes, and a body is held until its
+// check is done. While one request being checked holds most of the budget,
+// a body that does not fit what is left is answered 503 overloaded at
+// once, and a small one, within ReadAhead, is still checked; once the
+// first is done, the larger body is served too, and every byte is given
+// back.
 func TestBufferedBytesBudget(t *testing.T) {
+	const maxBody = 64 << 10
 	release := make(chan struct{})
-	h := newHandler(Options{MaxBodyBytes: 100, MaxBufferedBytes: 1, BodyTimeout: 50 * time.Millisecond},
+	h := newHandler(Options{MaxBodyBytes: maxBody, MaxBufferedBytes: 1, BodyTimeout: 5 * time.Second},
 		func(tool *schema.Tool, in []byte) (schema.Output, error) {
-			if len(in) == 100 {
+			if len(in) == 32<<10 {
 				<-release
 			}
 			return tool.Execute(in)
 		})
 	total := h.gate.Config().MaxBufferedBytes
-	if total != 101 {
-		t.Fatalf("budget %d, want MaxBodyBytes+1 = 101", total)
+	if total != maxBody+1 {
+		t.Fatalf("budget %d, want MaxBodyBytes+1 = %d", total, maxBody+1)
 	}
 	srv, _ := countingServer(t, h)
 	eq := schema.Tools()[0]
@@ -304,27 +308,33 @@ func TestBufferedBytesBudget(t *testing.T) {
 		return res, body
 	}
 	small := `{"source":[1],"claim":[1]}`
+	pad := func(n int) string { return small + strings.Repeat(" ", n-len(small)) }
 	held := make(chan int, 1)
 	go func() {
-		res, _ := post(small + strings.Repeat(" ", 100-len(small)))
+		res, _ := post(pad(32 << 10))
 		if res != nil {
 			held <- res.StatusCode
 		}
 		close(held)
 	}()
-	waitFor(t, "the first request to hold the budget", func() bool { return h.gate.Free() == 0 })
+	// 32 KiB, less what the connection holds itself.
+	heldBytes := int64(32<<10 - intake.ReadAhead)
+	waitFor(t, "the first request to hold its bytes", func() bool { return h.gate.Free() == total-heldBytes })
 
-	res, body := post(small)
+	res, body := post(pad(48 << 10))
 	checkHeaders(t, "POST", res.Header, body)
 	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || !strings.Contains(string(body), `"code":"overloaded"`) {
 		t.Fatalf("%d Retry-After %q %s, want 503 overloaded with Retry-After", res.StatusCode, res.Header.Get("Retry-After"), body)
+	}
+	if res, body := post(small); res.StatusCode != 200 {
+		t.Fatalf("a small request beside the held budget: %d %s, want 200", res.StatusCode, body)
 	}
 	close(release)
 	if code := <-held; code != 200 {
 		t.Fatalf("the request holding the budget: %d", code)
 	}
 	waitFor(t, "the budget to be released", func() bool { return h.gate.Free() == total })
-	if res, body := post(small); res.StatusCode != 200 {
+	if res, body := post(pad(48 << 10)); res.StatusCode != 200 {
 		t.Fatalf("after the release: %d %s", res.StatusCode, body)
 	}
 	if free := h.gate.Free(); free != total {

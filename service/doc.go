@@ -11,7 +11,7 @@
 //	GET  /openapi.json              the OpenAPI 3.1 document of the tools API (httpapi.OpenAPI)
 //	GET  /healthz                   200 {"status":"alive"} while the process serves
 //	GET  /readyz                    200 {"status":"ready"}; 503 {"status":"shutting_down"} once BeginShutdown is called
-//	GET  /metrics                   Prometheus text format
+//	GET  /metrics                   Prometheus text format (or only Service.Metrics, with Options.SeparateMetrics)
 //	GET  /                          the playground page (or Options.Root, when set)
 //	GET  /playground/{asset}        the page's stylesheet, scripts and icon
 //
@@ -21,6 +21,12 @@
 // document with an Allow header. /mcp answers every failure, its own or the
 // body's, with a JSON-RPC error object in application/json (see
 // mcpserver.Server.HTTPHandler).
+//
+// A request whose Host is a name that is not allowed (Options.AllowedHosts:
+// IP addresses and localhost always are) is answered 403 forbidden on every
+// route, /mcp excepted, which answers it in MCP's own form: a page whose
+// name was pointed at the server's address (DNS rebinding) sends its own
+// name.
 //
 // # Mounting under a prefix
 //

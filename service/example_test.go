@@ -15,7 +15,7 @@ func ExampleService_BeginShutdown() {
 	svc := service.New(service.Options{})
 	probe := func(path string) {
 		rec := httptest.NewRecorder()
-		svc.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		svc.ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost"+path, nil))
 		fmt.Print(path, " ", rec.Code, " ", rec.Body.String())
 	}
 	probe("/readyz")
@@ -34,7 +34,7 @@ func ExampleNew() {
 	svc := service.New(service.Options{})
 	get := func(path string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
-		svc.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		svc.ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost"+path, nil))
 		return rec
 	}
 	fmt.Print(get("/healthz").Body.String())
@@ -47,11 +47,12 @@ func ExampleNew() {
 }
 
 // The whole service, page included, mounted under /api/ of the caller's own
-// mux: strip the prefix and name it in BasePath, so that every URL the
-// service advertises carries it.
+// mux at example.com: strip the prefix and name it in BasePath, so that
+// every URL the service advertises carries it, and allow the site's name.
 func ExampleOptions_basePath() {
 	mux := http.NewServeMux()
-	mux.Handle("/api/", http.StripPrefix("/api", service.New(service.Options{BasePath: "/api"})))
+	svc := service.New(service.Options{BasePath: "/api", AllowedHosts: []string{"example.com"}})
+	mux.Handle("/api/", http.StripPrefix("/api", svc))
 	for _, path := range []string{"/api/", "/api/playground/app.mjs", "/api/v1/tools", "/api/openapi.json"} {
 		rec := httptest.NewRecorder()
 		mux.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
@@ -70,8 +71,25 @@ func ExampleOptions_basePath() {
 func ExampleService() {
 	svc := service.New(service.Options{})
 	rec := httptest.NewRecorder()
-	svc.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/tools/multiset-equality-check/versions/1.0.0/execute",
+	svc.ServeHTTP(rec, httptest.NewRequest("POST", "http://localhost/v1/tools/multiset-equality-check/versions/1.0.0/execute",
 		strings.NewReader(`{"source":[1,2],"claim":[2,1]}`)))
 	fmt.Println(rec.Code, strings.HasPrefix(rec.Body.String(), `{"valid":true`))
 	// Output: 200 true
+}
+
+// A request naming a host that is not allowed is refused, whatever address
+// it came to: the page of a site whose name was pointed at the server's
+// address (DNS rebinding) sends that name.
+func ExampleOptions_allowedHosts() {
+	svc := service.New(service.Options{AllowedHosts: []string{".example.com"}})
+	for _, url := range []string{"http://127.0.0.1:8080/healthz", "http://localhost/healthz", "http://api.example.com/healthz", "http://rebound.example.net/healthz"} {
+		rec := httptest.NewRecorder()
+		svc.ServeHTTP(rec, httptest.NewRequest("GET", url, nil))
+		fmt.Print(rec.Code, " ", rec.Body.String())
+	}
+	// Output:
+	// 200 {"status":"alive"}
+	// 200 {"status":"alive"}
+	// 200 {"status":"alive"}
+	// 403 {"error":{"code":"forbidden","path":"","message":"Host \"rebound.example.net\" is not an allowed name"}}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -13,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/httpapi"
 	"github.com/claimcheck/claimcheck/internal/httpjson"
 	"github.com/claimcheck/claimcheck/internal/intake"
@@ -69,6 +71,20 @@ type Options struct {
 	// serves. Nil means a new registry with the Go runtime and process
 	// collectors as well.
 	Registry *prometheus.Registry
+	// SeparateMetrics leaves /metrics out of the routes (it is then an
+	// unknown path, 404), for a server that serves [Service.Metrics] on
+	// another address: the metrics need not be public.
+	SeparateMetrics bool
+	// AllowedHosts lists the host names, besides IP addresses and
+	// localhost, that a request may give as its Host; any other is
+	// answered 403 forbidden, on every route, whatever address the
+	// server listens on: a page whose name its attacker points at the
+	// server's address (DNS rebinding) sends its own name. A name may be
+	// ".example.com", for example.com and every name under it, or "*"
+	// for every name (no check: for a server behind a proxy that checks
+	// names itself). Nil allows no name but localhost. New panics on an
+	// entry that is not a host name (an address, or one with a port).
+	AllowedHosts []string
 }
 
 // A Service is the http.Handler of the routes in the package
@@ -81,6 +97,8 @@ type Service struct {
 	userObserve                       func(*http.Request, httpapi.Observation)
 	notReady                          atomic.Bool
 	handler                           http.Handler
+	hosts                             httpjson.Hosts
+	separateMetrics                   bool
 	// gate holds the budget and slots /v1 and /mcp share (intake.Gate.ShareWith).
 	gate *intake.Gate
 }
@@ -96,14 +114,20 @@ func New(opts Options) *Service {
 	if opts.API.BasePath == "" {
 		opts.API.BasePath = opts.BasePath
 	}
+	hosts, err := httpjson.ParseHosts(opts.AllowedHosts)
+	if err != nil {
+		panic("service: AllowedHosts: " + err.Error())
+	}
 	s := &Service{
-		openapi:     httpapi.OpenAPIAt(opts.API.BasePath),
-		metrics:     metrics.New(reg),
-		log:         opts.AccessLog,
-		userObserve: opts.API.Observe,
-		root:        opts.Root,
-		mcp:         mcpserver.NewHTTPHandler(opts.MCP),
-		metricsPage: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}),
+		hosts:           hosts,
+		separateMetrics: opts.SeparateMetrics,
+		openapi:         httpapi.OpenAPIAt(opts.API.BasePath),
+		metrics:         metrics.New(reg),
+		log:             opts.AccessLog,
+		userObserve:     opts.API.Observe,
+		root:            opts.Root,
+		mcp:             mcpserver.NewHTTPHandler(opts.MCP),
+		metricsPage:     promhttp.HandlerFor(reg, promhttp.HandlerOpts{}),
 	}
 	api := opts.API
 	api.Observe = s.observe
@@ -131,6 +155,52 @@ func sharedGate(api, mcp *intake.Gate, opts Options) *intake.Gate {
 		MaxConcurrent:    max(opts.API.MaxConcurrent, opts.MCP.MaxConcurrent)})
 }
 
+// ConnectionBytes is the most memory one connection costs a server of the
+// service beyond the bodies' budget, as resident set, while it reads a
+// body a byte at a time, waits for a slot or writes an answer its client
+// does not read: net/http's buffers and goroutine (its stack grown by the
+// handlers' calls), the request, and intake.ReadAhead, and the collector's
+// headroom over them. 4096 uploads trickling a byte at a time cost 24 KiB
+// of RSS each, 35 KiB once they have sent ReadAhead − 1 bytes; 20,000 of
+// the latter churning through a cap of 4096 (each new one closing the
+// slowest) peak at 34 to 43 KiB for each connection held, from run to run
+// (2 cores, go1.26). This is the most of those and a third more.
+const ConnectionBytes = 56 << 10
+
+// MemoryBound returns the most memory, as resident set, that a server of
+// the service holds with conns connections (and HTTP/2 streams) open:
+//
+//	2 × (B + C × M) + 64 MiB + conns × ConnectionBytes
+//
+// B is the budget of bodies and answers held, C the check slots and M the
+// larger body cap of /v1 and /mcp: a running check holds one copy of its
+// document besides its body, and Go's collector lets the heap grow to
+// twice what is live (GOGC=100); 64 MiB is the runtime, the binary and
+// the metrics, which an idle process keeps under 16 MiB.
+// The sums and products are held at math.MaxInt64 where they would pass
+// it (a cap of math.MaxInt64 is no cap).
+func (s *Service) MemoryBound(conns int) int64 {
+	c := s.gate.Config()
+	live := satAdd(c.MaxBufferedBytes, satMul(int64(c.MaxConcurrent), c.MaxBodyBytes))
+	return satAdd(satAdd(satMul(2, live), 64<<20), satMul(int64(conns), ConnectionBytes))
+}
+
+// satAdd and satMul are a + b and a × b of non-negative a and b, held at
+// math.MaxInt64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+func satMul(a, b int64) int64 {
+	if b != 0 && a > math.MaxInt64/b {
+		return math.MaxInt64
+	}
+	return a * b
+}
+
 // BeginShutdown marks the service as shutting down: /readyz answers 503
 // from then on, so that a load balancer stops sending requests while those
 // in flight finish. Everything else is served as before.
@@ -139,8 +209,24 @@ func (s *Service) BeginShutdown() { s.notReady.Store(true) }
 // ServeHTTP serves r.
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
+// Metrics returns the handler of the service's metrics, what /metrics
+// serves (GET and HEAD; observed as the route /metrics is), for a server
+// that serves them on an address of their own (Options.SeparateMetrics).
+func (s *Service) Metrics() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.own(w, r, RouteMetrics, getOnly(s.metricsPage.ServeHTTP))
+	})
+}
+
 func (s *Service) route(w http.ResponseWriter, r *http.Request) {
-	switch p := r.URL.Path; {
+	p := r.URL.Path
+	if p != RouteMCP { // /mcp checks its Host itself, in MCP's own answers
+		if e := s.hosts.Host(r); e != nil {
+			s.own(w, r, "", refusal(e))
+			return
+		}
+	}
+	switch {
 	case p == RouteMCP:
 		s.own(w, r, RouteMCP, s.mcp)
 	case p == RouteOpenAPI:
@@ -157,29 +243,40 @@ func (s *Service) route(w http.ResponseWriter, r *http.Request) {
 			}
 			httpjson.Write(w, r, http.StatusOK, []byte(`{"status":"ready"}`+"\n"))
 		}))
-	case p == RouteMetrics:
+	case p == RouteMetrics && !s.separateMetrics:
 		s.own(w, r, p, getOnly(s.metricsPage.ServeHTTP))
 	case p == RouteRoot && s.root != nil:
 		s.own(w, r, p, getOnly(s.root.ServeHTTP))
 	case p == RouteRoot:
-		s.own(w, r, p, s.page)
+		s.own(w, r, p, jsonRange(s.page))
 	case strings.HasPrefix(p, "/playground/"):
-		s.own(w, r, RoutePageAsset, s.page)
+		s.own(w, r, RoutePageAsset, jsonRange(s.page))
 	default:
 		s.api.ServeHTTP(w, r) // observed through httpapi.Options.Observe
 	}
 }
 
 // own serves one of the service's own routes with h and observes it as the
-// tools API observes its requests.
+// tools API observes its requests. Only /mcp reads a body, and its bytes
+// are counted on a copy of r: net/http answers Expect: 100-continue, and
+// leaves an unread body unread, only while the request it made still
+// holds the body it gave it.
 func (s *Service) own(w http.ResponseWriter, r *http.Request, route string, h http.Handler) {
 	start := time.Now()
 	rw := &httpjson.Recorder{ResponseWriter: w}
-	body := &countingBody{ReadCloser: r.Body}
-	r.Body = body
+	var body *countingBody
+	if route == RouteMCP {
+		body = &countingBody{ReadCloser: r.Body}
+		rb := *r
+		rb.Body = body
+		r = &rb
+	}
 	defer func() {
-		s.observe(r, httpapi.Observation{Route: route, Status: rw.Status, Code: rw.Code, ResponseBytes: rw.Bytes,
-			BodyBytes: body.n, Duration: time.Since(start)})
+		o := httpapi.Observation{Route: route, Status: rw.Status, Code: rw.Code, ResponseBytes: rw.Bytes, Duration: time.Since(start)}
+		if body != nil {
+			o.BodyBytes = body.n
+		}
+		s.observe(r, o)
 	}()
 	h.ServeHTTP(rw, r)
 }
@@ -219,6 +316,52 @@ func getOnly(h http.HandlerFunc) http.HandlerFunc {
 			h(w, r)
 		}
 	}
+}
+
+// refusal answers e.
+func refusal(e *claimcheck.Error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		intake.Unread(w, r)
+		httpjson.WriteError(w, e)
+	}
+}
+
+// jsonRange serves h, answering a Range that selects nothing of the page's
+// files (net/http's http.ServeContent writes that 416 in plain text) with
+// the range_not_satisfiable error document instead, and ServeContent's
+// Content-Range.
+func jsonRange(h http.Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if httpjson.HeaderValue(r.Header, "Range") == "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		h.ServeHTTP(&rangeWriter{ResponseWriter: w}, r)
+	}
+}
+
+// A rangeWriter writes a 416 as the range_not_satisfiable error document
+// and drops the body its handler writes after it.
+type rangeWriter struct {
+	http.ResponseWriter
+	refused bool
+}
+
+func (w *rangeWriter) WriteHeader(code int) {
+	if code != http.StatusRequestedRangeNotSatisfiable {
+		w.ResponseWriter.WriteHeader(code)
+		return
+	}
+	w.refused = true
+	w.Header().Del("Content-Type") // http.Error's text/plain; WriteError sets JSON
+	httpjson.WriteError(w.ResponseWriter, httpjson.Unsatisfiable())
+}
+
+func (w *rangeWriter) Write(b []byte) (int, error) {
+	if w.refused {
+		return len(b), nil
+	}
+	return w.ResponseWriter.Write(b)
 }
 
 // countingBody counts the bytes read from a request body.

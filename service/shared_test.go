@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/claimcheck/claimcheck/httpapi"
+	"github.com/claimcheck/claimcheck/internal/intake"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/mcpserver"
 	"github.com/claimcheck/claimcheck/schema"
@@ -86,8 +87,9 @@ func post(t *testing.T, srv *httptest.Server, path string, body []byte) (status 
 }
 
 // hold starts an upload of a body of n bytes declared with Content-Length
-// to path and sends only its first byte: the server takes n+1 bytes of the
-// budget and holds them until the connection is closed.
+// to path and sends all but its last byte: the server holds a buffer of at
+// least n bytes, all but intake.ReadAhead of them from the budget, until
+// the connection is closed.
 func hold(t *testing.T, srv *httptest.Server, path string, n int) net.Conn {
 	t.Helper()
 	c, err := net.Dial("tcp", srv.Listener.Addr().String())
@@ -95,7 +97,7 @@ func hold(t *testing.T, srv *httptest.Server, path string, n int) net.Conn {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", path, n)
+	fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{%s", path, n, strings.Repeat(" ", n-2))
 	return c
 }
 
@@ -139,7 +141,7 @@ func TestSharedBudget(t *testing.T) {
 			t.Fatalf("alone: %d %s, want 200", st, code)
 		}
 		c := hold(t, srv, tc.holdPath, sharedCap)
-		waitFor(t, "the upload to take its bytes", func() bool { return s.gate.Free() <= total-sharedCap })
+		waitFor(t, "the upload to take its bytes", func() bool { return s.gate.Free() <= total-(sharedCap-intake.ReadAhead) })
 		if st, code := post(t, srv, tc.probePath, tc.probeBody); st != http.StatusServiceUnavailable || code != tc.refusedCode {
 			t.Errorf("beside the upload: %d %s, want 503 %s", st, code, tc.refusedCode)
 		}
@@ -187,5 +189,20 @@ func TestSharedGateHugeCaps(t *testing.T) {
 	s := New(Options{MCP: mcpserver.Options{MaxDocumentBytes: math.MaxInt64}})
 	if got := s.gate.Config().MaxBodyBytes; got != math.MaxInt-1 {
 		t.Errorf("shared cap %d, want %d", got, int64(math.MaxInt-1))
+	}
+}
+
+// TestMemoryBound: the bound is 2 × (budget + slots × the larger cap) +
+// 64 MiB + the connections' cost, held at math.MaxInt64 where a cap of
+// math.MaxInt64 (no cap) would make it wrap.
+func TestMemoryBound(t *testing.T) {
+	s := New(Options{API: httpapi.Options{MaxBodyBytes: 1 << 20, MaxBufferedBytes: 8 << 20, MaxConcurrent: 2},
+		MCP: mcpserver.Options{MaxDocumentBytes: 1 << 20}})
+	// The larger cap is /mcp's: 1 MiB and its 64 KiB envelope.
+	if got, want := s.MemoryBound(10), int64(2*(8<<20+2*(1<<20+64<<10))+64<<20+10*56<<10); got != want {
+		t.Errorf("MemoryBound(10) = %d, want %d", got, want)
+	}
+	if got := New(Options{MCP: mcpserver.Options{MaxDocumentBytes: math.MaxInt64}}).MemoryBound(1); got != math.MaxInt64 {
+		t.Errorf("with no cap: %d, want math.MaxInt64", got)
 	}
 }

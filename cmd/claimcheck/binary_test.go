@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -56,6 +57,14 @@ func TestBinary(t *testing.T) {
 	t.Run("serve second signal", func(t *testing.T) { t.Parallel(); testServeSecondSignal(t, bin) })
 	t.Run("serve TLS and h2c", func(t *testing.T) { t.Parallel(); testServeHTTP2(t, bin) })
 	t.Run("serve flags", func(t *testing.T) { t.Parallel(); testServeFlags(t, bin) })
+	t.Run("serve probes at the connection cap", func(t *testing.T) { t.Parallel(); testServeProbesAtCap(t, bin) })
+	t.Run("serve HTTP/2 shutdown", func(t *testing.T) { t.Parallel(); testServeHTTP2Shutdown(t, bin) })
+	t.Run("serve refuses smuggling", func(t *testing.T) { t.Parallel(); testServeSmuggling(t, bin) })
+	t.Run("serve TLS error log", func(t *testing.T) { t.Parallel(); testServeTLSErrorLog(t, bin) })
+	t.Run("serve -metrics-addr", func(t *testing.T) { t.Parallel(); testServeMetricsAddr(t, bin) })
+	t.Run("serve -allowed-hosts", func(t *testing.T) { t.Parallel(); testServeAllowedHosts(t, bin) })
+	t.Run("serve trickle attack", func(t *testing.T) { testServeTrickle(t, bin) })
+	t.Run("serve 20,000 connections", func(t *testing.T) { testServeManyConnections(t, bin) })
 	t.Run("progress on a terminal", func(t *testing.T) { t.Parallel(); testProgressTerminal(t, bin) })
 	t.Run("no progress off a terminal", func(t *testing.T) { t.Parallel(); testNoProgressOffTerminal(t, bin) })
 }
@@ -239,10 +248,12 @@ func toolLines(tools []*schema.Tool) []string {
 
 // serveProcess is a running "serve" of the built binary.
 type serveProcess struct {
-	cmd  *exec.Cmd
-	base string         // http://127.0.0.1:PORT
-	rest chan []byte    // stderr after the "listening on" line, once it exits
-	pw   *io.PipeWriter // stderr's writing end, closed once it exits
+	cmd     *exec.Cmd
+	base    string         // http://127.0.0.1:PORT
+	metrics string         // the URL of -metrics-addr's /metrics, if any
+	bound   int64          // the memory bound it printed
+	rest    chan []byte    // stderr after the "memory bound" line, once it exits
+	pw      *io.PipeWriter // stderr's writing end, closed once it exits
 }
 
 // startServe starts "serve -addr 127.0.0.1:0 args..." and waits for its
@@ -268,13 +279,21 @@ func startServeCommand(t *testing.T, cmd *exec.Cmd) *serveProcess {
 	sc := bufio.NewScanner(stderr)
 	p := &serveProcess{cmd: cmd, rest: make(chan []byte, 1), pw: pw}
 	for sc.Scan() {
-		if _, addr, ok := strings.Cut(sc.Text(), "listening on "); ok {
+		line := sc.Text()
+		if _, addr, ok := strings.Cut(line, "listening on "); ok {
 			p.base = addr
+		}
+		if _, url, ok := strings.Cut(line, "metrics on "); ok {
+			p.metrics = url
+		}
+		if _, b, ok := strings.Cut(line, "memory bound "); ok {
+			_, b, _ = strings.Cut(b, "(")
+			p.bound, _ = strconv.ParseInt(strings.Fields(b)[0], 10, 64)
 			break
 		}
 	}
-	if !strings.HasPrefix(p.base, "http://127.0.0.1:") && !strings.HasPrefix(p.base, "https://127.0.0.1:") {
-		t.Fatalf("no listening address on stderr (got %q)", p.base)
+	if !strings.HasPrefix(p.base, "http://127.0.0.1:") && !strings.HasPrefix(p.base, "https://127.0.0.1:") || p.bound <= 0 {
+		t.Fatalf("no listening address and memory bound on stderr (got %q, %d)", p.base, p.bound)
 	}
 	go func() { b, _ := io.ReadAll(stderr); p.rest <- b }()
 	return p

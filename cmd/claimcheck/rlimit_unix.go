@@ -2,13 +2,19 @@
 
 package main
 
-import "syscall"
+import (
+	"syscall"
 
-// defaultMaxConnections is -max-connections' default: the file-descriptor
-// limit (which the Go runtime raises to the hard limit at start) less
-// what the process needs besides connections (the listener, stdio, the
-// runtime's own), so that the server never fails to accept for want of a
-// descriptor and /healthz and /readyz are always answered.
+	"github.com/claimcheck/claimcheck/internal/connlimit"
+)
+
+// defaultMaxConnections is the most connections the file-descriptor limit
+// (which the Go runtime raises to the hard limit at start) leaves room
+// for: the limit less connlimit's spares and what the process needs
+// besides connections (the listener, stdio, the runtime's own), so that
+// the server never fails to accept for want of a descriptor and /healthz
+// and /readyz are always answered. -max-connections' default is at most
+// this.
 func defaultMaxConnections() int {
 	var r syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &r); err != nil || r.Cur == 0 {
@@ -16,10 +22,10 @@ func defaultMaxConnections() int {
 	}
 	n := r.Cur
 	if n > 1<<20 {
-		n = 1 << 20 // "unlimited": a cap that still bounds memory (~19 KB each)
+		n = 1 << 20 // "unlimited"
 	}
 	if n <= 128 {
 		return max(int(n)/2, 1)
 	}
-	return int(n) - 64
+	return int(n) - 64 - connlimit.Spare
 }

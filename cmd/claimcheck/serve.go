@@ -6,12 +6,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	stdlog "log"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -26,17 +30,23 @@ import (
 
 const serveSynopsis = "claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes N] [-max-concurrent N] [-max-buffered-bytes N] " +
 	"[-max-connections N] [-body-timeout D] [-body-idle-timeout D] [-write-timeout D] [-base-path /PREFIX] [-access-log] " +
-	"[-shutdown-delay D] [-shutdown-timeout D] [-tls-cert FILE -tls-key FILE] [-h2c]"
+	"[-allowed-hosts NAME,...] [-metrics-addr HOST:PORT] [-shutdown-delay D] [-shutdown-timeout D] [-tls-cert FILE -tls-key FILE] [-h2c]"
+
+// defaultConnections is -max-connections' default where the
+// file-descriptor limit allows it: with the shipped Kubernetes manifest's
+// flags, 4096 connections (and connlimit.Spare) at service.ConnectionBytes
+// each keep service.MemoryBound within its container's memory limit.
+const defaultConnections = 4096
 
 // serveConfig is what serve needs besides the service's options.
 type serveConfig struct {
-	addr             string
-	maxConns         int
-	delay, grace     time.Duration
-	tlsCert, tlsKey  string
-	h2c              bool
-	idleGrace        time.Duration // how long Drain lets an idle connection be
-	secondSignalExit func(int)     // os.Exit, replaceable in tests
+	addr, metricsAddr string
+	maxConns          int
+	delay, grace      time.Duration
+	tlsCert, tlsKey   string
+	h2c               bool
+	idleGrace         time.Duration // how long Drain lets an idle connection be
+	secondSignalExit  func(int)     // os.Exit, replaceable in tests
 }
 
 func serveCmd(args []string, stderr io.Writer) int {
@@ -58,12 +68,16 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 	maxBody := fs.Int64("max-body-bytes", httpapi.DefaultMaxBodyBytes, "refuse a body of more `bytes` (decompressed) with 413")
 	maxConc := fs.Int("max-concurrent", 0, "check at most `N` documents at once (0: 2 × GOMAXPROCS); others wait")
 	maxBuf := fs.Int64("max-buffered-bytes", 0, "hold at most `bytes` of request bodies in memory (0: 2 × max-concurrent × max-body-bytes); a body that does not fit gets 503 at once")
-	maxConns := fs.Int("max-connections", 0, "hold at most `N` connections open, closing the longest idle one for a new one (0: from the file-descriptor limit)")
+	maxConns := fs.Int("max-connections", 0, "hold at most `N` connections open (and 16 spares, for probes), closing the longest idle one, else the slowest upload, for a new one "+
+		"(0: 4096, or fewer where the file-descriptor limit is lower)")
 	bodyTimeout := fs.Duration("body-timeout", httpapi.DefaultBodyTimeout, "answer 408 to a body not in after this long")
 	idleTimeout := fs.Duration("body-idle-timeout", httpapi.DefaultBodyIdleTimeout, "answer 408 to a body that stalls this long (at most -body-timeout)")
 	writeTimeout := fs.Duration("write-timeout", httpapi.DefaultWriteTimeout, "time to check and answer once a body is in (half of it at most waiting for a turn, then 503)")
 	basePath := fs.String("base-path", "", "serve everything under this `path` prefix (such as /api), advertising URLs with it")
 	accessLog := fs.Bool("access-log", false, "write one JSON record per request to stderr")
+	allowedHosts := fs.String("allowed-hosts", "", "answer 403 to a request whose Host (or Origin) is a `name` not in this comma-separated list "+
+		"(IP addresses and localhost are always allowed; .example.com allows example.com and every name under it; * allows any)")
+	metricsAddr := fs.String("metrics-addr", "", "serve /metrics on this `host:port` instead of on -addr, so that it need not be public")
 	delay := fs.Duration("shutdown-delay", 0, "on SIGINT or SIGTERM, answer /readyz 503 and go on serving this long (with Connection: close) before shutting down")
 	grace := fs.Duration("shutdown-timeout", 0, "then wait this long for the requests in flight to finish (0: the longest a request can take; less is refused)")
 	tlsCert := fs.String("tls-cert", "", "serve HTTPS (and HTTP/2) with the certificate chain in `file` (PEM); needs -tls-key")
@@ -111,14 +125,23 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 			"(header timeout %v + -body-timeout + 1.5 × -write-timeout + 1s): requests in flight would be cut off", *grace, lifetime, httpapi.ReadHeaderTimeout)), false
 	}
 	if *maxConns == 0 {
-		*maxConns = defaultMaxConnections()
+		*maxConns = min(defaultConnections, defaultMaxConnections())
+	}
+	var hosts []string
+	if *allowedHosts != "" {
+		hosts = strings.Split(*allowedHosts, ",")
+	}
+	if _, err := httpjson.ParseHosts(hosts); err != nil {
+		return opts, cfg, usage("-allowed-hosts: " + err.Error()), false
 	}
 	if p := *basePath; p != "" && (p[0] != '/' || strings.TrimRight(p, "/") == "") {
 		fmt.Fprintln(stderr, "claimcheck: -base-path must be a path starting with / (such as /api)")
 		return opts, cfg, exitUsage, false
 	}
 	opts = service.Options{
-		BasePath: strings.TrimRight(*basePath, "/"),
+		BasePath:        strings.TrimRight(*basePath, "/"),
+		AllowedHosts:    hosts,
+		SeparateMetrics: *metricsAddr != "",
 		API: httpapi.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc, MaxBufferedBytes: *maxBuf,
 			BodyTimeout: bt, BodyIdleTimeout: it, WriteTimeout: wt},
 		// /mcp: the same flags; its body cap is -max-body-bytes plus the
@@ -129,7 +152,7 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 	if *accessLog {
 		opts.AccessLog = slog.New(slog.NewJSONHandler(stderr, nil))
 	}
-	return opts, serveConfig{addr: *addr, maxConns: *maxConns, delay: *delay, grace: *grace,
+	return opts, serveConfig{addr: *addr, metricsAddr: *metricsAddr, maxConns: *maxConns, delay: *delay, grace: *grace,
 		tlsCert: *tlsCert, tlsKey: *tlsKey, h2c: *h2c, idleGrace: time.Second, secondSignalExit: os.Exit}, exitOK, true
 }
 
@@ -138,18 +161,23 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 //
 //  1. /readyz answers 503 and every response carries Connection: close, for
 //     cfg.delay (so a load balancer stops sending, and each client's
-//     connection ends after its current request);
+//     connection ends after its current request; HTTP/2 sends GOAWAY);
 //  2. the listener is closed: no new connection is accepted;
-//  3. every connection finishes its current request and closes; one that
-//     stays idle for a second is closed (net/http's Shutdown alone would
-//     close an idle connection even when a request is on its way on it);
-//  4. the server shuts down.
+//  3. every HTTP/1 connection finishes its current request and closes; one
+//     that stays idle for a second is closed (net/http's Shutdown alone
+//     would close an idle connection even when a request is on its way on
+//     it);
+//  4. the server shuts down: every HTTP/2 connection is sent GOAWAY (a
+//     stream the client opens after it is refused, and the client told
+//     so: RFC 9113 section 6.8) and closed once its streams are answered.
 //
 // Steps 3 and 4 take at most cfg.grace. A second SIGINT or SIGTERM exits at
 // once with status 2. It prints "claimcheck: listening on http://ADDR" (or
-// https://) with the real address (so port 0 can be found) on stderr. It
-// returns 0 after a complete shutdown and 2 (an I/O error) when it cannot
-// listen, serving fails, or connections were still open after cfg.grace.
+// https://) with the real address (so port 0 can be found) on stderr, the
+// same of -metrics-addr, and then the memory bound of its flags
+// (service.MemoryBound). It returns 0
+// after a complete shutdown and 2 (an I/O error) when it cannot listen,
+// serving fails, or connections were still open after cfg.grace.
 func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	opts.API.Logger, opts.MCP.Logger = log, log
@@ -158,19 +186,23 @@ func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
 		return exitUsage
 	}
+	var metricsLn net.Listener
+	if cfg.metricsAddr != "" {
+		if metricsLn, err = net.Listen("tcp", cfg.metricsAddr); err != nil {
+			inner.Close()
+			fmt.Fprintf(stderr, "claimcheck: -metrics-addr: %v\n", err)
+			return exitUsage
+		}
+	}
 	ln := connlimit.New(inner, cfg.maxConns)
 	svc := service.New(opts)
-	var draining atomic.Bool
-	// The service, page included, under the base path if any.
-	h := mount(opts.BasePath, svc)
-	srv := httpapi.NewServer(cfg.addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if draining.Load() {
-			// HTTP/1.1 closes after this response; HTTP/2 sends GOAWAY.
-			w.Header().Set("Connection", "close")
-		}
-		h.ServeHTTP(w, r)
-	}))
-	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	h2 := cfg.tlsCert != "" || cfg.h2c
+	g := &guard{h: mount(opts.BasePath, svc), healthz: opts.BasePath + service.RouteHealthz, readyz: opts.BasePath + service.RouteReadyz,
+		limit: int64(ln.Max() + connlimit.Spare)}
+	srv := httpapi.NewServer(cfg.addr, g)
+	errLog := &errorLog{log: log, window: 10 * time.Second}
+	defer errLog.flushAll()
+	srv.ErrorLog = stdlog.New(errLog, "", 0)
 	srv.ConnState = ln.ConnState
 	scheme := "http"
 	if cfg.tlsCert != "" {
@@ -183,8 +215,23 @@ func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io
 		srv.Protocols = &p
 	}
 	fmt.Fprintf(stderr, "claimcheck: listening on %s://%s\n", scheme, ln.Addr())
+	if metricsLn != nil {
+		fmt.Fprintf(stderr, "claimcheck: metrics on http://%s%s\n", metricsLn.Addr(), service.RouteMetrics)
+	}
+	// Each HTTP/2 stream costs what a connection does, and guard lets as
+	// many streams as connections be served at once.
+	conns := ln.Max() + connlimit.Spare
+	if h2 {
+		conns *= 2
+	}
+	streams := ""
+	if h2 {
+		streams = " and as many HTTP/2 streams"
+	}
+	bound := svc.MemoryBound(conns)
+	fmt.Fprintf(stderr, "claimcheck: memory bound %d MiB (%d bytes) for %d connections%s\n", bound>>20, bound, ln.Max()+connlimit.Spare, streams)
 
-	served := make(chan error, 1)
+	served := make(chan error, 2)
 	go func() {
 		if cfg.tlsCert != "" {
 			served <- srv.ServeTLS(ln, cfg.tlsCert, cfg.tlsKey)
@@ -192,6 +239,13 @@ func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io
 			served <- srv.Serve(ln)
 		}
 	}()
+	var metricsSrv *http.Server
+	if metricsLn != nil {
+		metricsSrv = httpapi.NewServer(cfg.metricsAddr, svc.Metrics())
+		metricsSrv.ErrorLog = srv.ErrorLog
+		go func() { served <- metricsSrv.Serve(metricsLn) }()
+		defer metricsSrv.Close()
+	}
 	select {
 	case err := <-served:
 		fmt.Fprintf(stderr, "claimcheck: %v\n", err)
@@ -211,7 +265,7 @@ func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io
 	fmt.Fprintf(stderr, "claimcheck: shutting down: %v of Connection: close, then at most %v for %d open connections\n",
 		cfg.delay, cfg.grace, ln.Open())
 	svc.BeginShutdown()
-	draining.Store(true)
+	g.draining.Store(true)
 	time.Sleep(cfg.delay)
 	ln.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.grace)
@@ -234,6 +288,50 @@ func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io
 	return exitOK
 }
 
+// A guard is what serve answers before the service: it closes connections
+// while draining, answers the requests of a spare connection
+// (connlimit.IsSpare) and those beyond its limit of requests at once (each
+// HTTP/2 stream is one; an HTTP/1 connection carries one at a time) with
+// 503 overloaded, the probes excepted, and closes the connection after a
+// chunked HTTP/1 request over TLS, whose framing connlimit cannot see.
+type guard struct {
+	h               http.Handler
+	healthz, readyz string // the probes' paths
+	limit           int64
+	inFlight        atomic.Int64
+	draining        atomic.Bool
+}
+
+func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	n := g.inFlight.Add(1)
+	defer g.inFlight.Add(-1)
+	hd := w.Header()
+	if g.draining.Load() {
+		// HTTP/1.1 closes after this response; HTTP/2 sends GOAWAY.
+		hd.Set("Connection", "close")
+	}
+	if r.ProtoMajor == 1 && r.TLS != nil && len(r.TransferEncoding) > 0 {
+		// Over TLS net/http reads the request's bytes through crypto/tls,
+		// beyond connlimit's reach: a Content-Length beside the chunked
+		// Transfer-Encoding it has dropped cannot be seen, so the
+		// connection ends here instead (RFC 9112 section 6.1).
+		hd.Set("Connection", "close")
+	}
+	spare := connlimit.IsSpare(intake.Conn(r))
+	if (spare || n > g.limit) && r.URL.Path != g.healthz && r.URL.Path != g.readyz {
+		if spare {
+			hd.Set("Connection", "close") // on HTTP/2, GOAWAY: the spare goes
+		}
+		intake.Unread(w, r)
+		httpjson.WriteError(w, httpjson.Busy(hd, "too many connections; try again"))
+		return
+	}
+	if spare {
+		hd.Set("Connection", "close")
+	}
+	g.h.ServeHTTP(w, r)
+}
+
 // mount serves svc under base, as a user's mux with http.StripPrefix
 // would: base itself redirects to base + "/", and a path outside base is a
 // 404 not_found error document, as an unknown path under it is.
@@ -252,4 +350,81 @@ func mount(base string, svc http.Handler) http.Handler {
 			httpjson.WriteError(w, httpjson.NoRoute(r))
 		}
 	})
+}
+
+// An errorLog is an http.Server's ErrorLog that writes to log at WARN,
+// at a bounded rate for what clients can make net/http write at will: of
+// the lines that name a client ("http: TLS handshake error from ADDR:
+// ...", "http2: server connection error from ADDR: ..."), the first of a
+// kind is written, and the others of that kind within window are counted
+// and written as one line with their count and the last of them. So a
+// flood of junk handshakes writes two lines per window, not one each.
+type errorLog struct {
+	log    *slog.Logger
+	window time.Duration
+	mu     sync.Mutex
+	kinds  map[string]*logKind
+}
+
+type logKind struct {
+	count int    // lines held back in this window
+	last  string // the last of them
+}
+
+func (l *errorLog) Write(p []byte) (int, error) {
+	line := strings.TrimRight(string(p), "\n")
+	kind, _, found := strings.Cut(line, " from ")
+	if !found {
+		l.log.Warn(line)
+		return len(p), nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if k := l.kinds[kind]; k != nil {
+		k.count++
+		k.last = line
+		return len(p), nil
+	}
+	if l.kinds == nil {
+		l.kinds = map[string]*logKind{}
+	}
+	l.kinds[kind] = &logKind{}
+	l.log.Warn(line)
+	time.AfterFunc(l.window, func() { l.flush(kind) })
+	return len(p), nil
+}
+
+// flush ends kind's window: the lines held back in it are written as one,
+// and a new window begins if there were any.
+func (l *errorLog) flush(kind string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	k := l.kinds[kind]
+	if k == nil { // flushAll was first
+		return
+	}
+	if k.count == 0 {
+		delete(l.kinds, kind)
+		return
+	}
+	l.writeHeld(kind, k)
+	k.count, k.last = 0, ""
+	time.AfterFunc(l.window, func() { l.flush(kind) })
+}
+
+// flushAll writes the lines held back of every kind, at the end: a
+// shutdown does not wait for their windows.
+func (l *errorLog) flushAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, kind := range slices.Sorted(maps.Keys(l.kinds)) {
+		if k := l.kinds[kind]; k.count > 0 {
+			l.writeHeld(kind, k)
+		}
+		delete(l.kinds, kind)
+	}
+}
+
+func (l *errorLog) writeHeld(kind string, k *logKind) {
+	l.log.Warn(kind+": more of these", "count", k.count, "within", l.window, "last", k.last)
 }

@@ -18,6 +18,10 @@ import (
 const (
 	// NotFound: no route for the request's path (404).
 	NotFound claimcheck.Code = "not_found"
+	// Forbidden: a Host (or Origin) that is not an allowed name, as a
+	// page whose name was rebound to the server's address (DNS rebinding)
+	// sends (403).
+	Forbidden claimcheck.Code = "forbidden"
 	// MethodNotAllowed: the route exists but not for the method (405).
 	MethodNotAllowed claimcheck.Code = "method_not_allowed"
 	// RequestTimeout: the body did not arrive in time, or stalled (408).
@@ -25,6 +29,8 @@ const (
 	// UnsupportedMediaType: a Content-Type or Content-Encoding the
 	// handler does not read (415).
 	UnsupportedMediaType claimcheck.Code = "unsupported_media_type"
+	// RangeNotSatisfiable: a Range the page's files cannot satisfy (416).
+	RangeNotSatisfiable claimcheck.Code = "range_not_satisfiable"
 	// InternalError: a tool panicked, which is a bug (500; exit 3 of the
 	// CLI).
 	InternalError claimcheck.Code = "internal_error"
@@ -36,18 +42,20 @@ const (
 // The documentation lists the same codes (a test of package httpapi keeps
 // the lists equal).
 func Codes() []claimcheck.Code {
-	return []claimcheck.Code{NotFound, MethodNotAllowed, RequestTimeout, UnsupportedMediaType, InternalError, Overloaded}
+	return []claimcheck.Code{Forbidden, NotFound, MethodNotAllowed, RequestTimeout, UnsupportedMediaType, RangeNotSatisfiable, InternalError, Overloaded}
 }
 
 // Status returns the HTTP status of an answer with error e, for every code
 // of the contract and every request-level code:
 //
 //	400  invalid_input
+//	403  forbidden
 //	404  unknown_tool, not_found
 //	405  method_not_allowed
 //	408  request_timeout
 //	413  limit_exceeded of max_document_bytes (the request's body)
 //	415  unsupported_media_type
+//	416  range_not_satisfiable
 //	422  limit_exceeded of a tool's limit (the document's content)
 //	500  internal_error, and any other code (a bug)
 //	503  overloaded
@@ -60,6 +68,8 @@ func Status(e *claimcheck.Error) int {
 			return http.StatusRequestEntityTooLarge
 		}
 		return http.StatusUnprocessableEntity
+	case Forbidden:
+		return http.StatusForbidden
 	case claimcheck.UnknownTool, NotFound:
 		return http.StatusNotFound
 	case MethodNotAllowed:
@@ -68,6 +78,8 @@ func Status(e *claimcheck.Error) int {
 		return http.StatusRequestTimeout
 	case UnsupportedMediaType:
 		return http.StatusUnsupportedMediaType
+	case RangeNotSatisfiable:
+		return http.StatusRequestedRangeNotSatisfiable
 	case Overloaded:
 		return http.StatusServiceUnavailable
 	}
@@ -97,6 +109,13 @@ func NoRoute(r *http.Request) *claimcheck.Error {
 // that names no tool resource.
 func NoResource(r *http.Request) *claimcheck.Error {
 	return errs.Coded(claimcheck.UnknownTool, "no tool resource at "+r.URL.EscapedPath())
+}
+
+// Unsatisfiable is the range_not_satisfiable error of a Range header
+// that selects no byte of the resource (its answer carries Content-Range
+// "bytes */SIZE", RFC 9110 section 15.5.17, which the caller sets).
+func Unsatisfiable() *claimcheck.Error {
+	return errs.Coded(RangeNotSatisfiable, "the Range selects no byte of the resource")
 }
 
 // Internal is the internal_error error, with msg.

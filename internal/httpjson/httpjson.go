@@ -54,12 +54,20 @@ var (
 func contentLength(n int) []string { return []string{strconv.Itoa(n)} }
 
 // WriteError answers with e's status ([Status]) and its error document and
-// a newline, and records e's code when w is a *Recorder.
-func WriteError(w http.ResponseWriter, e *claimcheck.Error) {
+// a newline ([ErrorDoc]), and records e's code when w is a *Recorder.
+func WriteError(w http.ResponseWriter, e *claimcheck.Error) { WriteErrorDoc(w, e, ErrorDoc(e)) }
+
+// ErrorDoc returns e's error document and a newline, the body of e's
+// answer.
+func ErrorDoc(e *claimcheck.Error) []byte { return append(e.AppendJSON(nil), '\n') }
+
+// WriteErrorDoc is WriteError with e's answer body, doc (ErrorDoc(e)),
+// made already: by a caller that needed its length first.
+func WriteErrorDoc(w http.ResponseWriter, e *claimcheck.Error, doc []byte) {
 	if rec, ok := w.(*Recorder); ok {
 		rec.Code = e.Code
 	}
-	Write(w, nil, Status(e), append(e.AppendJSON(nil), '\n'))
+	Write(w, nil, Status(e), doc)
 }
 
 // A Recorder passes a response through and records its status, body bytes

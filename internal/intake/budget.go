@@ -41,5 +41,16 @@ func (b *budget) take(n int64, small bool) bool {
 	}
 }
 
+// fits reports whether n bytes are free now (take's rule, taking
+// nothing): a body that could not be read whole now is refused before it
+// is read.
+func (b *budget) fits(n int64, small bool) bool {
+	floor := b.reserve
+	if small {
+		floor = 0
+	}
+	return b.free.Load()-n >= floor
+}
+
 // give gives back n bytes.
 func (b *budget) give(n int64) { b.free.Add(n) }

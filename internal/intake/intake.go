@@ -29,6 +29,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,14 +55,19 @@ type Config struct {
 	// to see its end: just under 2 GiB where an int has 32 bits.
 	MaxBodyBytes int64
 	// MaxBufferedBytes caps the body bytes held in memory at once, summed
-	// over the requests being read, waiting for a slot or being checked.
-	// A request never waits for these bytes: it takes what it needs at
-	// once or is answered 503 overloaded at once (see [Gate.ReadBody]).
-	// A sixteenth of it (at least 64 KiB, but never so much that a body of
-	// MaxBodyBytes no longer fits) is kept for bodies of at most 64 KiB,
-	// so small requests are admitted while large uploads hold the rest.
-	// Zero or negative means 2 × MaxConcurrent × MaxBodyBytes (at most
-	// math.MaxInt64); a value below MaxBodyBytes+1 is raised to it.
+	// over the requests being read, waiting for a slot or being checked,
+	// and the answers being written, beyond what each connection may hold
+	// on its own (ReadAhead bytes). A body holds only what it has been
+	// sent: it grows in doubling steps from ReadAhead bytes as its bytes
+	// arrive, so it holds at most twice what it has received beyond
+	// ReadAhead. A request never waits for these bytes: it takes each
+	// step at once or is answered 503 overloaded at once (see
+	// [Gate.ReadBody]). A sixteenth of it (at least 64 KiB, but never so
+	// much that a body of MaxBodyBytes no longer fits) is kept for bodies
+	// of at most 64 KiB, so small requests are admitted while large
+	// uploads hold the rest. Zero or negative means 2 × MaxConcurrent ×
+	// MaxBodyBytes (at most math.MaxInt64); a value below MaxBodyBytes+1
+	// is raised to it.
 	MaxBufferedBytes int64
 	// MaxConcurrent caps the slots: the documents checked at once. Zero or
 	// negative means 2 × GOMAXPROCS.
@@ -213,6 +219,15 @@ func overloaded(w http.ResponseWriter, msg string) *Failure {
 	return fail(httpjson.Busy(w.Header(), msg))
 }
 
+// ReadAhead is what a connection may hold of a body being read, or of an
+// answer being written, beyond the budget: a body of up to ReadAhead − 1
+// bytes (its buffer has a byte more, to see its end) takes nothing from
+// MaxBufferedBytes, and a larger one takes only what it holds beyond
+// ReadAhead. It is net/http's own read buffer of a connection (4 KiB),
+// where the first bytes of a body arrive with its headers; a server's
+// memory bound counts it once per connection (see docs/serving.md).
+const ReadAhead = 4 << 10
+
 // ReadBody reads r's body whole, at most MaxBodyBytes after
 // decompression, under the budget and the deadlines. On success it
 // returns the body and release, which gives the body's bytes back to the
@@ -221,14 +236,20 @@ func overloaded(w http.ResponseWriter, msg string) *Failure {
 // w's header what the answer needs; body then holds the bytes read before
 // the failure, to count them only.
 //
-// Admission never waits. A body with a Content-Length takes its length
-// (plus one byte) from the budget before its first byte is read; a body
-// without one (chunked, or compressed) takes 16 KiB and doubles its
-// reservation as it grows. Either is answered 503 overloaded the moment
-// the budget cannot give what it asks for, and gives back what it held:
-// no request holds bytes while waiting for more, so the budget cannot
-// deadlock, and a body of at most 64 KiB takes from a reserve large
-// uploads may not touch.
+// A body holds budget only for bytes it has been sent. Its buffer starts
+// at ReadAhead bytes (or its declared length and a byte, if less), which
+// the connection holds on its own, and doubles whenever it is full, up to
+// its declared length and a byte (or MaxBodyBytes and a byte, for a body
+// of unknown length: chunked, or compressed); each step beyond ReadAhead
+// is taken from the budget before the bytes that fill it are read, so a
+// body holds at most twice what it has received, and one that trickles
+// holds nothing. Admission never waits: a step the budget cannot give is
+// answered 503 overloaded at once, giving back all the body held, so the
+// budget cannot deadlock; and a body whose declared length does not fit
+// what the budget has free when it arrives is answered 503 unread. A body
+// of at most 64 KiB (declared, or so far for one of unknown length) may
+// take from the reserve, which larger bodies, however slowly they arrive,
+// may not touch.
 //
 // A declared Content-Length over the cap is answered 413 unread. A body
 // with Content-Encoding gzip is decompressed, and its decompressed bytes
@@ -236,11 +257,13 @@ func overloaded(w http.ResponseWriter, msg string) *Failure {
 // same as none; any other coding is answered 415 unsupported_media_type.
 //
 // Deadlines: the body must be in within BodyTimeout, with no gap over
-// BodyIdleTimeout (else 408). Every refusal sets Connection: close and
-// ends the connection's reading at once, so the server closes it after
-// the answer instead of draining what is left of the body. The write
-// deadline is set WriteTimeout past the end of the reading, and the read
-// deadline moved there too (see answerBy). Deadlines are set through
+// BodyIdleTimeout (else 408). A refusal of an HTTP/1 request sets
+// Connection: close and ends the connection's reading at once, so the
+// server closes it after the answer instead of draining what is left of
+// the body; on HTTP/2 a refusal ends its stream only (the server resets
+// it once answered), never the connection and its other streams. The
+// write deadline is set WriteTimeout past the end of the reading, and the
+// read deadline moved there too (see answerBy). Deadlines are set through
 // [http.ResponseController], or on the connection itself for an HTTP/1
 // request whose server has [ConnContext]; a writer that cannot set them
 // is read without them.
@@ -264,28 +287,45 @@ func (g *Gate) ReadBody(w http.ResponseWriter, r *http.Request) (body []byte, re
 	}
 	if f != nil {
 		b.give(held)
-		refuse(w, rc, g.cfg.WriteTimeout)
+		refuse(w, r, rc, g.cfg.WriteTimeout)
 		return body, noop, f
+	}
+	if held == 0 {
+		return body, noop, nil
 	}
 	return body, func() { b.give(held) }, nil
 }
 
 // Unread readies w for an answer to r that leaves r's body unread: a
 // refusal before ReadBody, such as a Content-Type that is not JSON
-// (httpjson.ContentType). The connection is closed after the answer, so
-// that the server does not read on through what is left of the body.
-func Unread(w http.ResponseWriter, r *http.Request) { w.Header().Set("Connection", "close") }
+// (httpjson.ContentType). An HTTP/1 connection is closed after the
+// answer, so that the server does not read on through what is left of
+// the body; an HTTP/2 stream is reset once answered, and the connection's
+// other streams go on.
+func Unread(w http.ResponseWriter, r *http.Request) {
+	if r.ProtoMajor == 1 {
+		w.Header().Set("Connection", "close")
+	}
+}
 
-// refuse readies the connection for an early answer: it is closed after
-// the answer, nothing more of it is read (net/http would otherwise drain
-// up to 256 KiB of the body after the handler, with no deadline), and the
-// answer has writeTimeout to go out.
-func refuse(w http.ResponseWriter, rc *http.ResponseController, writeTimeout time.Duration) {
-	w.Header().Set("Connection", "close")
+// refuse readies the connection for an early answer: on HTTP/1 it is
+// closed after the answer and nothing more of it is read (net/http would
+// otherwise drain up to 256 KiB of the body after the handler, with no
+// deadline); the answer has writeTimeout to go out.
+func refuse(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, writeTimeout time.Duration) {
 	now := time.Now()
-	rc.SetReadDeadline(now)
+	if r.ProtoMajor == 1 {
+		w.Header().Set("Connection", "close")
+		rc.SetReadDeadline(now)
+	}
 	rc.SetWriteDeadline(now.Add(writeTimeout))
 }
+
+// An uploader is a connection that is told how the reading of a body on it
+// goes (package connlimit's, which closes the slowest upload first when it
+// must make room): Uploading(n) with the bytes read so far, from 0 when
+// the reading starts, and Uploading(-1) when it ends.
+type uploader interface{ Uploading(n int64) }
 
 func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, gz bool) (body []byte, held int64, f *Failure) {
 	b := g.shared(r).budget
@@ -304,24 +344,36 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 		// refuse, or the end of the body.)
 		rc.SetWriteDeadline(hard.Add(g.cfg.WriteTimeout))
 	}
+	// The connection of an HTTP/1 request, for its deadlines (answerBy)
+	// and to tell it of the upload.
+	var nc net.Conn
+	var up uploader
+	if r.ProtoMajor == 1 {
+		nc = netConn(r)
+		if u, ok := unwrap(nc).(uploader); ok {
+			up = u
+			up.Uploading(0)
+			defer up.Uploading(-1)
+		}
+	}
 	maxBody := g.cfg.MaxBodyBytes
 	known := r.ContentLength >= 0 && !gz
-	// A declared length is at most maxBody (see ReadBody), and net/http
-	// ends the body there: only a body of unknown length needs the cap.
+	// The buffer's last capacity: the declared length, or the cap, and
+	// the byte that shows the end without growing the buffer. A declared
+	// length is at most maxBody (see ReadBody), and net/http ends the
+	// body there: only a body of unknown length needs the cap.
+	limit := maxBody + 1
 	var src io.Reader = r.Body
-	if !known {
+	if known {
+		limit = r.ContentLength + 1
+	} else {
 		src = http.MaxBytesReader(w, r.Body, maxBody)
 	}
-	var buf []byte
-	if known {
-		// All at once: the declared length, plus the byte that shows
-		// the end without growing the buffer.
-		held = r.ContentLength + 1
-		if !b.take(held, held <= smallBody) {
-			return nil, 0, overloaded(w, "too many bodies are being read; try again")
-		}
-		buf = make([]byte, 0, held)
+	small := known && limit <= smallBody
+	if known && limit > ReadAhead && !b.fits(limit-ReadAhead, small) {
+		return nil, 0, overloaded(w, "too many bodies are being read; try again")
 	}
+	buf := make([]byte, 0, min(limit, ReadAhead))
 	first := true
 	setIdle := func() {
 		if first { // set above
@@ -342,29 +394,30 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 	}
 	for {
 		if len(buf) == cap(buf) {
-			if known || int64(cap(buf)) > maxBody {
+			if int64(cap(buf)) == limit {
 				// Not reached with a known length: the body ends, or is
 				// cut at the cap, first. Decompressed bytes are cut here.
 				return buf, held, fail(g.TooLarge())
 			}
-			grow := min(max(16<<10, int64(cap(buf))), maxBody+1-int64(cap(buf)))
-			if !b.take(grow, held+grow <= smallBody) {
+			next := min(2*int64(cap(buf)), limit)
+			if !b.take(next-ReadAhead-held, small || !known && next <= smallBody) {
 				return buf, held, overloaded(w, "too many bodies are being read; try again")
 			}
-			held += grow
-			nb := make([]byte, len(buf), int64(cap(buf))+grow)
-			copy(nb, buf)
-			buf = nb
+			held = next - ReadAhead
+			buf = slices.Grow(buf, int(next)-len(buf))[:len(buf):next]
 		}
 		setIdle()
 		n, err := src.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
+		if up != nil && n > 0 {
+			up.Uploading(int64(len(buf)))
+		}
 		switch {
 		case err == nil:
 			continue
 		case err == io.EOF:
 			if deadlines {
-				g.answerBy(r, rc, time.Now().Add(g.cfg.WriteTimeout))
+				answerBy(nc, rc, time.Now().Add(g.cfg.WriteTimeout))
 			}
 			return buf, held, nil
 		}
@@ -372,22 +425,48 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 	}
 }
 
+// Answer holds the bytes of an answer of n bytes while it is written, as
+// the body's bytes were held while it was read and checked: what is
+// beyond ReadAhead is taken from the budget, from the reserve too for an
+// answer of at most 64 KiB, so that answers their clients do not read
+// (which wait at most WriteTimeout for the client) hold no more than the
+// budget. Call it once the check is done and its slot and body given
+// back, and call release once the answer is written. When the budget
+// cannot give the bytes it answers 503 overloaded (f.Status).
+func (g *Gate) Answer(w http.ResponseWriter, r *http.Request, n int) (release func(), f *Failure) {
+	if n <= ReadAhead {
+		return noop, nil
+	}
+	b, need := g.shared(r).budget, int64(n-ReadAhead)
+	if !b.take(need, n <= smallBody) {
+		return noop, overloaded(w, "the answer does not fit the memory budget now; try again")
+	}
+	return func() { b.give(need) }, nil
+}
+
 // answerBy sets the deadlines of a request whose body is in: the answer
 // is due by end, and the read deadline moves there too: the check may take
 // longer than BodyIdleTimeout, and net/http's watch for a closed connection
 // reads on; past end no answer can go out anyway, and that watch's timeout
-// ends the request's context. On an HTTP/1 connection that [ConnContext]
-// made known, one call on the connection sets both; else each is set
-// through rc, to the same effect.
-func (g *Gate) answerBy(r *http.Request, rc *http.ResponseController, end time.Time) {
-	if r.ProtoMajor == 1 {
-		if c, ok := r.Context().Value(connKey{}).(net.Conn); ok {
-			c.SetDeadline(end)
-			return
-		}
+// ends the request's context. On an HTTP/1 connection nc that
+// [ConnContext] made known, one call on the connection sets both; else
+// (nc nil) each is set through rc, to the same effect.
+func answerBy(nc net.Conn, rc *http.ResponseController, end time.Time) {
+	if nc != nil {
+		nc.SetDeadline(end)
+		return
 	}
 	rc.SetReadDeadline(end)
 	rc.SetWriteDeadline(end)
+}
+
+// h1Conn is the connection of r when it is an HTTP/1 request
+// (netConn), else nil.
+func h1Conn(r *http.Request) net.Conn {
+	if r.ProtoMajor == 1 {
+		return netConn(r)
+	}
+	return nil
 }
 
 // connKey is the context key of the connection (ConnContext).
@@ -397,10 +476,31 @@ type connKey struct{}
 // ConnContext. A Gate then sets the two deadlines of an HTTP/1 request
 // whose body is in with one call on c (net/http's [http.ResponseController]
 // sets the same deadlines on the same connection, one per call), which on
-// a small request is a tenth of the Gate's cost. A server without it is
-// served the same, a little slower.
+// a small request is a tenth of the Gate's cost, and tells c of the
+// reading of a body on it (see [Conn]). A server without it is served the
+// same, a little slower.
 func ConnContext(ctx context.Context, c net.Conn) context.Context {
 	return context.WithValue(ctx, connKey{}, c)
+}
+
+// Conn returns the connection r came on, as [ConnContext] put it in r's
+// context and below a TLS layer (the connection a listener accepted), or
+// nil when the server has no ConnContext.
+func Conn(r *http.Request) net.Conn { return unwrap(netConn(r)) }
+
+// unwrap returns the connection below c's TLS layer, if it has one.
+func unwrap(c net.Conn) net.Conn {
+	if t, ok := c.(interface{ NetConn() net.Conn }); ok {
+		return t.NetConn()
+	}
+	return c
+}
+
+// netConn is the connection of an HTTP/1 request r as ConnContext put it
+// in r's context (TLS included), or nil.
+func netConn(r *http.Request) net.Conn {
+	c, _ := r.Context().Value(connKey{}).(net.Conn)
+	return c
 }
 
 func minTime(a, b time.Time) time.Time {
@@ -418,8 +518,8 @@ func (g *Gate) readFailure(r *http.Request, err error) *Failure {
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return fail(g.TooLarge())
 	}
-	if r.Context().Err() != nil {
-		return gone
+	if r.Context().Err() != nil || errors.Is(err, net.ErrClosed) {
+		return gone // net.ErrClosed: the connection was closed to make room
 	}
 	// A broken chunked or gzip body or a connection cut short; the answer
 	// most likely goes nowhere, but it is still a JSON one.
@@ -446,10 +546,10 @@ func (g *Gate) Slot(w http.ResponseWriter, r *http.Request) (release func(), f *
 			return noop, gone
 		case <-t.C:
 			f := overloaded(w, "no check slot came free in time; try again")
-			g.answerBy(r, http.NewResponseController(w), time.Now().Add(g.cfg.WriteTimeout))
+			answerBy(h1Conn(r), http.NewResponseController(w), time.Now().Add(g.cfg.WriteTimeout))
 			return noop, f
 		}
 	}
-	g.answerBy(r, http.NewResponseController(w), time.Now().Add(g.cfg.WriteTimeout))
+	answerBy(h1Conn(r), http.NewResponseController(w), time.Now().Add(g.cfg.WriteTimeout))
 	return p.release, nil
 }

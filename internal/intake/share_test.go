@@ -9,16 +9,19 @@ import (
 // TestShare: a Gate that shares another's (ShareWith) takes its bodies'
 // bytes and its slots from the shared Gate, and keeps its own cap.
 func TestShare(t *testing.T) {
-	own := New(Config{MaxBodyBytes: 16, MaxConcurrent: 1})
-	shared := New(Config{MaxBodyBytes: 64, MaxConcurrent: 1})
+	own := New(Config{MaxBodyBytes: 16 << 10, MaxConcurrent: 1})
+	shared := New(Config{MaxBodyBytes: 64 << 10, MaxConcurrent: 1})
 	own.ShareWith(shared)
-	doc := `{"a":1}`
+	// A body of 2 × ReadAhead bytes, with its length: its buffer grows
+	// from ReadAhead to the length and a byte, all but ReadAhead of them
+	// the budget's.
+	doc := `{"a":` + strings.Repeat(" ", 2*ReadAhead-7) + `1}`
 	r := httptest.NewRequest("POST", "/", strings.NewReader(doc))
 	body, release, f := own.ReadBody(httptest.NewRecorder(), r)
 	if f != nil || string(body) != doc {
-		t.Fatalf("ReadBody: %q %v", body, f)
+		t.Fatalf("ReadBody: %.20q %v", body, f)
 	}
-	if got, want := shared.Free(), shared.Config().MaxBufferedBytes-int64(len(doc)+1); got != want {
+	if got, want := shared.Free(), shared.Config().MaxBufferedBytes-(ReadAhead+1); got != want {
 		t.Errorf("shared budget free %d while the body is held, want %d", got, want)
 	}
 	if own.Free() != own.Config().MaxBufferedBytes {
@@ -36,9 +39,9 @@ func TestShare(t *testing.T) {
 		t.Errorf("slots held: shared %d, own %d; want 1, 0", len(shared.slots), len(own.slots))
 	}
 	free()
-	// The cap is the reading Gate's: 17 bytes are over own's 16.
-	big := httptest.NewRequest("POST", "/", strings.NewReader(strings.Repeat(" ", 17)))
+	// The cap is the reading Gate's: 16 KiB and a byte are over own's.
+	big := httptest.NewRequest("POST", "/", strings.NewReader(strings.Repeat(" ", 16<<10+1)))
 	if _, _, f := own.ReadBody(httptest.NewRecorder(), big); f == nil || f.Status != 413 {
-		t.Errorf("17 bytes through a 16-byte Gate sharing a 64-byte one: %+v, want 413", f)
+		t.Errorf("16 KiB and a byte through a 16 KiB Gate sharing a 64 KiB one: %+v, want 413", f)
 	}
 }
