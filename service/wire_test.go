@@ -153,6 +153,9 @@ func TestExpectContinueEveryRoute(t *testing.T) {
 		return
 	}
 	dir := t.TempDir()
+	for _, tc := range rows { // written before the parallel rows read them: rows share lengths
+		os.WriteFile(filepath.Join(dir, strconv.Itoa(tc.length)), []byte(strings.Repeat(" ", tc.length)), 0o600)
+	}
 	t.Run("curl", func(t *testing.T) {
 		testutil.Run(t, rows, func(t *testing.T, tc row) {
 			if tc.status == 100 {
@@ -160,7 +163,6 @@ func TestExpectContinueEveryRoute(t *testing.T) {
 			}
 			t.Parallel()
 			body := filepath.Join(dir, strconv.Itoa(tc.length))
-			os.WriteFile(body, []byte(strings.Repeat(" ", tc.length)), 0o600)
 			args := []string{"-sS", "-o", os.DevNull, "-w", "%{http_code}", "--expect100-timeout", "60", "--max-time", "20",
 				"-X", tc.method, "-H", "Expect: 100-continue", "--data-binary", "@" + body, srv.URL + tc.path}
 			if tc.ctype != "" {
