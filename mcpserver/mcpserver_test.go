@@ -261,7 +261,7 @@ func TestConformance(t *testing.T) {
 func testConformance(t *testing.T, c conn, e era) {
 	for _, tool := range schema.Tools() {
 		sent, notJSON := 0, 0
-		for i, cs := range conformance.Load(t, tool.ID) {
+		for i, cs := range conformance.Surface(t, tool.ID) {
 			input := cs.Input
 			if c.name() == "stdio" {
 				input = bytes.ReplaceAll(input, []byte("\n"), []byte("\r"))

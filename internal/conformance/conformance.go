@@ -22,8 +22,10 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 )
 
 // Case is one conformance case.
@@ -111,6 +113,28 @@ func Load(t testing.TB, tool string) []Case {
 		t.Fatalf("%s: no cases", path)
 	}
 	return cases
+}
+
+// Surface returns the cases a surface's test (the CLI, HTTP, MCP, the
+// batch route) carries: every case in the long run; in the normal run,
+// every case whose input is not valid UTF-8 JSON text (what a transport
+// may mangle: binary bytes, bad escapes, stray bytes, a BOM) and every
+// fourth of the others. The tools' rules are run whole, on every case, by
+// the packages that own them (schema, multiset, rational) in every run; a
+// surface's part is to carry a document's bytes there and its answer back.
+func Surface(t testing.TB, tool string) []Case {
+	t.Helper()
+	cases := Load(t, tool)
+	if testutil.Long() {
+		return cases
+	}
+	var out []Case
+	for i, c := range cases {
+		if i%4 == 0 || !utf8.Valid(c.Input) || !json.Valid(c.Input) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Run runs every case of tool as a parallel subtest named after the case.
