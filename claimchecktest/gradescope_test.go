@@ -74,7 +74,7 @@ func TestGradescopeSchema(t *testing.T) {
 }
 
 // TestGradescopeResults: the grading module of Example_gradescope (the
-// README's) gives the right grade for each messy answer, with
+// grading guide's) gives the right grade for each messy answer, with
 // ExactNumbers and AnyOrder, and writes a results.json the schema
 // accepts: per question a name, a score of at most its max_score and an
 // output, and the total.

@@ -9,22 +9,23 @@ import (
 	"github.com/claimcheck/claimcheck/claimchecktest"
 )
 
-// readme returns the repository's README.md.
-func readme(t *testing.T) string {
+// guide returns the repository's grading guide, docs/grading.md, which
+// the README's grading section links.
+func guide(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/grading.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(b)
 }
 
-// TestREADMEGradingModule: the grading module the README shows is the
-// one Example_gradescope runs and TestGradescopeResults grades messy
+// TestGuideGradingModule: the grading module the guide shows is the one
+// Example_gradescope runs and TestGradescopeResults grades messy
 // submissions with (9007199254740993, 1e-400, duplicate members,
 // residuals in another order, "25 / 12", invalid UTF-8), so that a grader
-// who copies it from the README alone gets those grades.
-func TestREADMEGradingModule(t *testing.T) {
+// who copies it from the guide alone gets those grades.
+func TestGuideGradingModule(t *testing.T) {
 	src, err := os.ReadFile("example_gradescope_test.go")
 	if err != nil {
 		t.Fatal(err)
@@ -34,26 +35,26 @@ func TestREADMEGradingModule(t *testing.T) {
 	if i < 0 || j < i {
 		t.Fatal("example_gradescope_test.go has no grade function")
 	}
-	if fn := s[i:j]; !strings.Contains(readme(t), "```go\n"+strings.TrimRight(fn, "\n")+"\n```") {
-		t.Errorf("the README's grading module is not example_gradescope_test.go's grade function:\n%s", fn)
+	if fn := s[i:j]; !strings.Contains(guide(t), "```go\n"+strings.TrimRight(fn, "\n")+"\n```") {
+		t.Errorf("the guide's grading module is not example_gradescope_test.go's grade function:\n%s", fn)
 	}
 }
 
-// TestREADMEReports: the staff and student reports the README shows are
-// the helpers' (its first lines wrapped to fit the page).
-func TestREADMEReports(t *testing.T) {
-	table := readme(t)
+// TestGuideReports: the staff and student reports the guide shows are the
+// helpers' (its first lines wrapped to fit the page).
+func TestGuideReports(t *testing.T) {
+	table := guide(t)
 	table = table[strings.Index(table, "<table>"):strings.Index(table, "</table>")]
 	blocks := regexp.MustCompile("(?s)```\n(.*?)```").FindAllStringSubmatch(table, -1)
 	if len(blocks) != 2 {
-		t.Fatalf("the README's table has %d reports, want 2", len(blocks))
+		t.Fatalf("the guide's table has %d reports, want 2", len(blocks))
 	}
 	claim := []any{3, 2, "2", 3, 7}
 	for k, opts := range [][]claimchecktest.Option{nil, {claimchecktest.HideReference()}} {
 		q1 := claimchecktest.CheckEquality([]int{2, 2, 3, 3, 5}, claim, append(opts, claimchecktest.Message("Q1 factors"))...)
 		q2 := claimchecktest.CheckRational("1 + 1/2 + 1/3 + 1/4", "13/6", append(opts, claimchecktest.Message("Q2"))...)
 		if got, want := unwrap(blocks[k][1]), q1.Text+"\n"+q2.Text; got != want {
-			t.Errorf("the README shows\n%s\nthe helpers report\n%s", got, want)
+			t.Errorf("the guide shows\n%s\nthe helpers report\n%s", got, want)
 		}
 	}
 }
