@@ -39,7 +39,7 @@ require (
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.72.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
-	golang.org/x/net v0.59.0
+	golang.org/x/net v0.62.0
 	pgregory.net/rapid v1.3.0
 )
 
