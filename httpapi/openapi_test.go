@@ -143,7 +143,7 @@ func TestOpenAPIConformance(t *testing.T) {
 
 func checkConformance(t *testing.T, v *oaValidator, h http.Handler, tool *schema.Tool) {
 	refused := 0
-	for _, c := range conformance.Load(t, tool.ID) {
+	for _, c := range conformance.Surface(t, tool.ID) {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, request("POST", tool.ExecuteURL, c.Input))
 		if c.Output != nil {

@@ -89,7 +89,7 @@ func ratOf(n, d *big.Int) Rat {
 func TestArithmeticAroundWordSizes(t *testing.T) {
 	for _, ts := range tierSets {
 		t.Run("tiers="+ts.name, func(t *testing.T) {
-			withTiers(ts.set, func() { testArithmeticAroundWordSizes(t, testutil.Size(1_000, 10_000)) })
+			withTiers(ts.set, func() { testArithmeticAroundWordSizes(t, testutil.Size(300, 10_000)) })
 		})
 	}
 }

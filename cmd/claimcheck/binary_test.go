@@ -27,7 +27,10 @@ import (
 // information of a real build, and signals. Everything else is tested in
 // process. The binary is built without -race even under -race: a
 // race-enabled binary starts slowly, and the code is race-tested in
-// process.
+// process. The normal run keeps one pass of each process-level rule (exit
+// statuses, pipes, signals, the MCP and HTTP transports, the flags); the
+// slower passes (memory under load, TLS and HTTP/2, the connection cap, a
+// terminal) are the long run's.
 func TestBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
@@ -37,7 +40,7 @@ func TestBinary(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	// First and alone: it measures a process's memory under load.
-	t.Run("serve memory under 60 MB calls", func(t *testing.T) { testServeMemory(t, bin) })
+	t.Run("serve memory under 60 MB calls", func(t *testing.T) { longOnly(t); testServeMemory(t, bin) })
 	t.Run("exit codes", func(t *testing.T) { t.Parallel(); testExitCodes(t, bin) })
 	t.Run("pipes", func(t *testing.T) { t.Parallel(); testPipes(t, bin) })
 	t.Run("version", func(t *testing.T) { t.Parallel(); testVersion(t, bin) })
@@ -47,26 +50,34 @@ func TestBinary(t *testing.T) {
 	t.Run("mcp", func(t *testing.T) { t.Parallel(); testMCPBinary(t, bin) })
 	t.Run("mcp document cap", func(t *testing.T) { t.Parallel(); testMCPBinaryDocumentCap(t, bin) })
 	t.Run("mcp drain", func(t *testing.T) { t.Parallel(); testMCPDrain(t, bin) })
-	t.Run("mcp hostile", func(t *testing.T) { t.Parallel(); testMCPHostile(t, bin) })
+	t.Run("mcp hostile", func(t *testing.T) { longOnly(t); t.Parallel(); testMCPHostile(t, bin) })
 	t.Run("mcp official clients and suite", func(t *testing.T) { t.Parallel(); testMCPClients(t, bin) })
 	t.Run("openapi", func(t *testing.T) { t.Parallel(); testOpenAPICommand(t, bin) })
-	t.Run("serve operations", func(t *testing.T) { t.Parallel(); testServeOperations(t, bin) })
-	t.Run("serve -base-path", func(t *testing.T) { t.Parallel(); testServeBasePath(t, bin) })
+	t.Run("serve operations", func(t *testing.T) { longOnly(t); t.Parallel(); testServeOperations(t, bin) })
+	t.Run("serve -base-path", func(t *testing.T) { longOnly(t); t.Parallel(); testServeBasePath(t, bin) })
 	t.Run("serve shutdown loses nothing", func(t *testing.T) { t.Parallel(); testServeShutdown(t, bin) })
-	t.Run("serve connection limit", func(t *testing.T) { t.Parallel(); testServeConnLimit(t, bin) })
-	t.Run("serve second signal", func(t *testing.T) { t.Parallel(); testServeSecondSignal(t, bin) })
-	t.Run("serve TLS and h2c", func(t *testing.T) { t.Parallel(); testServeHTTP2(t, bin) })
+	t.Run("serve connection limit", func(t *testing.T) { longOnly(t); t.Parallel(); testServeConnLimit(t, bin) })
+	t.Run("serve second signal", func(t *testing.T) { longOnly(t); t.Parallel(); testServeSecondSignal(t, bin) })
+	t.Run("serve TLS and h2c", func(t *testing.T) { longOnly(t); t.Parallel(); testServeHTTP2(t, bin) })
 	t.Run("serve flags", func(t *testing.T) { t.Parallel(); testServeFlags(t, bin) })
-	t.Run("serve probes at the connection cap", func(t *testing.T) { t.Parallel(); testServeProbesAtCap(t, bin) })
-	t.Run("serve HTTP/2 shutdown", func(t *testing.T) { t.Parallel(); testServeHTTP2Shutdown(t, bin) })
+	t.Run("serve probes at the connection cap", func(t *testing.T) { longOnly(t); t.Parallel(); testServeProbesAtCap(t, bin) })
+	t.Run("serve HTTP/2 shutdown", func(t *testing.T) { longOnly(t); t.Parallel(); testServeHTTP2Shutdown(t, bin) })
 	t.Run("serve refuses smuggling", func(t *testing.T) { t.Parallel(); testServeSmuggling(t, bin) })
-	t.Run("serve TLS error log", func(t *testing.T) { t.Parallel(); testServeTLSErrorLog(t, bin) })
-	t.Run("serve -metrics-addr", func(t *testing.T) { t.Parallel(); testServeMetricsAddr(t, bin) })
+	t.Run("serve TLS error log", func(t *testing.T) { longOnly(t); t.Parallel(); testServeTLSErrorLog(t, bin) })
+	t.Run("serve -metrics-addr", func(t *testing.T) { longOnly(t); t.Parallel(); testServeMetricsAddr(t, bin) })
 	t.Run("serve -allowed-hosts", func(t *testing.T) { t.Parallel(); testServeAllowedHosts(t, bin) })
 	t.Run("serve trickle attack", func(t *testing.T) { testServeTrickle(t, bin) })
 	t.Run("serve 20,000 connections", func(t *testing.T) { testServeManyConnections(t, bin) })
-	t.Run("progress on a terminal", func(t *testing.T) { t.Parallel(); testProgressTerminal(t, bin) })
+	t.Run("progress on a terminal", func(t *testing.T) { longOnly(t); t.Parallel(); testProgressTerminal(t, bin) })
 	t.Run("no progress off a terminal", func(t *testing.T) { t.Parallel(); testNoProgressOffTerminal(t, bin) })
+}
+
+// longOnly skips a process-level pass outside the long run.
+func longOnly(t *testing.T) {
+	t.Helper()
+	if !testutil.Long() {
+		t.Skip("a slower process-level pass: run with " + testutil.LongEnv + "=1")
+	}
 }
 
 // testServeBasePath: "serve -base-path /api" serves everything under /api/
