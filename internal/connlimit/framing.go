@@ -111,6 +111,14 @@ func tailOf(s string) (t uint64) {
 	return t
 }
 
+// skip passes over up to avail bytes of the f.n a body or a chunk has
+// left and says how many it passed.
+func (f *framing) skip(avail int) int {
+	k := min(int64(avail), f.n)
+	f.n -= k
+	return int(k)
+}
+
 // scan follows p, the bytes just read, and returns how many of them may be
 // handed to net/http: all of them, but for a head found ambiguous, whose
 // last byte and anything after it are withheld (f.err is then set).
@@ -256,12 +264,7 @@ func (f *framing) scan(p []byte) int {
 			}
 			i++
 		case stBody:
-			k := int64(len(p) - i)
-			if k > f.n {
-				k = f.n
-			}
-			f.n -= k
-			i += int(k)
+			i += f.skip(len(p) - i)
 			if f.n == 0 {
 				f.state = stRequest
 			}
@@ -289,12 +292,7 @@ func (f *framing) scan(p []byte) int {
 			f.junk = b == '\r' // in a chunk line: the last byte was CR
 			i++
 		case stData:
-			k := int64(len(p) - i)
-			if k > f.n {
-				k = f.n
-			}
-			f.n -= k
-			i += int(k)
+			i += f.skip(len(p) - i)
 			if f.n == 0 {
 				f.state, f.digits = stDataEnd, false
 			}
