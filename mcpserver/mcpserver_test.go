@@ -620,8 +620,8 @@ func TestHTTPRefusals(t *testing.T) {
 	defer srv.Close()
 	type row struct {
 		reason, method, ct, accept, host, origin, body string
-		length                                 int64
-		status                                 int
+		length                                         int64
+		status                                         int
 	}
 	rows := []row{
 		{reason: "GET: no event stream", method: "GET", status: 405},
