@@ -117,14 +117,16 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 	}
 	bt, it, wt := in.BodyTimeout, in.BodyIdleTimeout, in.WriteTimeout
 	// The longest a request can take from its first byte: its headers, its
-	// body, a wait for a turn and the check and answer; and a second for
-	// net/http to close the connection after it.
+	// body, a wait for a turn and the check and answer (or an early answer
+	// and the drain after it); and a second for net/http to close the
+	// connection after it.
 	lifetime := httpapi.ReadHeaderTimeout + in.Lifetime() + time.Second
 	if *grace == 0 {
 		*grace = lifetime
 	} else if *grace < lifetime {
 		return opts, cfg, usage(fmt.Sprintf("-shutdown-timeout %v is shorter than the longest a request can take, %v "+
-			"(header timeout %v + -body-timeout + 1.5 × -write-timeout + 1s): requests in flight would be cut off", *grace, lifetime, httpapi.ReadHeaderTimeout)), false
+			"(header timeout %v + -body-timeout + the longer of 1.5 × -write-timeout and -write-timeout + %v of drain, + 1s): requests in flight would be cut off",
+			*grace, lifetime, httpapi.ReadHeaderTimeout, in.LingerTime)), false
 	}
 	if *maxConns == 0 {
 		*maxConns = min(defaultConnections, defaultMaxConnections())

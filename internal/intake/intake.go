@@ -99,9 +99,13 @@ type Config struct {
 
 // Lifetime returns the longest time a request spends in a Gate, from the
 // call of ReadBody to the end of its answer (a check that outlasts its
-// write deadline loses its answer): BodyTimeout + 1.5 × WriteTimeout.
-// A server's shutdown timeout must be longer than this.
-func (c Config) Lifetime() time.Duration { return c.BodyTimeout + c.WriteTimeout*3/2 }
+// write deadline loses its answer), or of the drain after an early answer
+// (Linger): BodyTimeout + the longer of 1.5 × WriteTimeout and
+// WriteTimeout + LingerTime (c with its defaults filled in). A server's
+// shutdown timeout must be longer than this.
+func (c Config) Lifetime() time.Duration {
+	return c.BodyTimeout + max(c.WriteTimeout*3/2, c.WriteTimeout+c.LingerTime)
+}
 
 // A Gate admits request bodies and hands out check slots. It is safe for
 // concurrent use.
