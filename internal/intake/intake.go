@@ -278,8 +278,9 @@ const ReadAhead = 4 << 10
 // Connection: close and ends the connection's reading at once, so that
 // net/http does not read on through what is left of the body on its own
 // (without a bound of time); what is left is drained by [Gate.Linger]
-// once the answer is out, within its bounds (not after a 408); on HTTP/2 a refusal ends its stream only (the server resets
-// it once answered), never the connection and its other streams. The
+// once the answer is out, within its bounds (not after a 408). On HTTP/2
+// a refusal ends its stream only (the server resets it once answered),
+// never the connection and its other streams. The
 // write deadline is set WriteTimeout past the end of the reading, and the
 // read deadline moved there too (see answerBy). Deadlines are set through
 // [http.ResponseController], or on the connection itself for an HTTP/1
