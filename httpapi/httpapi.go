@@ -232,6 +232,14 @@ type handler struct {
 func (h *handler) IntakeGate() *intake.Gate { return h.gate }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.serveObserved(w, r)
+	// After the observation: an early answer's drain is not the request's
+	// time.
+	h.gate.Linger(w, r)
+}
+
+// serveObserved serves r and observes it.
+func (h *handler) serveObserved(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	st := states.Get().(*reqState)
 	tw, obs := &st.rec, &st.obs

@@ -20,7 +20,8 @@ func TestHTTPGateOptions(t *testing.T) {
 		BodyTimeout: 90 * time.Second, BodyIdleTimeout: 3 * time.Second, WriteTimeout: 7 * time.Second}
 	got := New(o).HTTPHandler().(*httpHandler).gate.Config()
 	want := intake.Config{MaxBodyBytes: 1000 + EnvelopeBytes, MaxBufferedBytes: 1 << 20, MaxConcurrent: 3,
-		BodyTimeout: 90 * time.Second, BodyIdleTimeout: 3 * time.Second, WriteTimeout: 7 * time.Second}
+		BodyTimeout: 90 * time.Second, BodyIdleTimeout: 3 * time.Second, WriteTimeout: 7 * time.Second,
+		LingerBytes: intake.DefaultLingerBytes, LingerTime: intake.DefaultLingerTime}
 	if got != want {
 		t.Errorf("gate config %+v, want %+v", got, want)
 	}
@@ -44,7 +45,7 @@ func TestHugeDocumentCap(t *testing.T) {
 	}
 	h := New(Options{MaxDocumentBytes: math.MaxInt64}).HTTPHandler()
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"multiset-equality-check","arguments":{"source":[1,2],"claim":[2,1]}}}`
-	r := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
+	r := httptest.NewRequest("POST", "http://127.0.0.1/mcp", strings.NewReader(body))
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Accept", "application/json, text/event-stream")
 	w := httptest.NewRecorder()

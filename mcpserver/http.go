@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"net"
 	"net/http"
 	"strings"
 
@@ -53,9 +52,18 @@ func NewHTTPHandler(opts Options) http.Handler { return New(opts).HTTPHandler() 
 //     ModernVersion), and the error document the HTTP API answers (for
 //     413 limit_exceeded, limit max_document_bytes, of the message's cap)
 //     as data, its message as the error's message;
-//   - 403 for a non-loopback Host on a loopback address (DNS rebinding),
-//     and 406 for an Accept that does not admit application/json, the one
-//     type answered: -32600 with id null (or none, as above).
+//   - 403 for a Host that is not an allowed name (Options.AllowedHosts)
+//     or an Origin that is not an allowed origin (Options.AllowedOrigins),
+//     against DNS rebinding and pages of other sites: -32600 as above,
+//     with the forbidden error document as data; and 406 for an Accept
+//     that does not admit application/json, the one type answered:
+//     -32600 with id null (or none, as above).
+//
+// What is left of the body of a request refused before it was read whole
+// (over the cap or the budget, a method other than POST, a type not
+// read, a Host or Origin not allowed) is drained once the answer is out,
+// within bounds (package intake's Gate.Linger), so that a client that
+// writes its whole body before it reads gets the answer.
 //
 // A tools/call whose arguments are over MaxDocumentBytes by less than
 // EnvelopeBytes is answered, as on stdio, with the limit_exceeded tool
@@ -65,12 +73,22 @@ func (s *Server) HTTPHandler() http.Handler {
 	o := s.opts
 	g := intake.New(intake.Config{MaxBodyBytes: o.maxFrame(), MaxBufferedBytes: o.MaxBufferedBytes,
 		MaxConcurrent: o.MaxConcurrent, BodyTimeout: o.BodyTimeout, BodyIdleTimeout: o.BodyIdleTimeout, WriteTimeout: o.WriteTimeout})
-	return &httpHandler{s: s, gate: g}
+	hosts, err := httpjson.ParseHosts(o.AllowedHosts)
+	if err != nil {
+		panic("mcpserver: AllowedHosts: " + err.Error())
+	}
+	origins, err := httpjson.ParseOrigins(o.AllowedOrigins)
+	if err != nil {
+		panic("mcpserver: AllowedOrigins: " + err.Error())
+	}
+	return &httpHandler{s: s, gate: g, hosts: hosts, origins: origins}
 }
 
 type httpHandler struct {
-	s    *Server
-	gate *intake.Gate
+	s       *Server
+	gate    *intake.Gate
+	hosts   httpjson.Hosts
+	origins httpjson.Origins
 }
 
 // IntakeGate returns the handler's Gate (intake.Holder), for package service
@@ -100,6 +118,11 @@ func (e *httpExchange) take() (func(), *claimcheck.Error) {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.serve(w, r)
+	h.gate.Linger(w, r) // what an early answer left of the body
+}
+
+func (h *httpHandler) serve(w http.ResponseWriter, r *http.Request) {
 	hx := &httpExchange{h: h, w: w, r: r}
 	hx.hdr.read(r.Header)
 	hx.slot.src = hx
@@ -111,11 +134,16 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, r, modern, e)
 		return
 	}
-	if !hostAllowed(r) {
-		write(w, r, http.StatusForbidden, appendError(nil, nil, modern, CodeInvalidRequest, "Host "+quote(r.Host)+" not allowed", nil))
+	e := h.hosts.Host(r)
+	if e == nil {
+		e = h.origins.Check(r)
+	}
+	if e != nil {
+		intake.Unread(w, r)
+		refuse(w, r, modern, e)
 		return
 	}
-	if e := httpjson.ContentType(r); e != nil {
+	if e = httpjson.ContentType(r); e != nil {
 		intake.Unread(w, r)
 		refuse(w, r, modern, e)
 		return
@@ -169,28 +197,4 @@ func refuse(w http.ResponseWriter, r *http.Request, modern bool, e *claimcheck.E
 // writes its answers (package httpjson).
 func write(w http.ResponseWriter, r *http.Request, status int, msg []byte) {
 	httpjson.Write(w, r, status, append(msg, '\n'))
-}
-
-// hostAllowed refuses a request that came in on a loopback address with a
-// Host that is not loopback: a page on another site whose name resolves to
-// 127.0.0.1 (DNS rebinding) must not reach a local server.
-func hostAllowed(r *http.Request) bool {
-	la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if !ok {
-		return true
-	}
-	tcp, ok := la.(*net.TCPAddr)
-	if !ok || !tcp.IP.IsLoopback() {
-		return true
-	}
-	host := r.Host
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

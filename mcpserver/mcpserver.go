@@ -104,6 +104,24 @@ type Options struct {
 	// Logger receives one record per recovered panic in a tool (a bug).
 	// Nil means slog.Default().
 	Logger *slog.Logger
+	// AllowedHosts lists the host names, besides IP addresses and
+	// localhost (and the names under it), that an HTTP request's Host may
+	// be; any other is answered 403, whatever address the server listens
+	// on: a page whose name its attacker points at the server's address
+	// (DNS rebinding) sends its own name. A name may be ".example.com",
+	// for example.com and every name under it, or "*" for every name (no
+	// check: for a server behind a proxy that checks names itself).
+	// [Server.HTTPHandler] panics on an entry that is not a host name.
+	AllowedHosts []string
+	// AllowedOrigins lists the origins (scheme://host[:port], such as
+	// https://app.example.com) whose pages may call the HTTP transport,
+	// besides the server's own (an Origin whose host is the request's
+	// Host) and those on a loopback address or a localhost name; a request
+	// with any other Origin ("null" included) is answered 403, as MCP
+	// 2025-11-25 requires. A request without Origin (not from a browser)
+	// is served. "*" allows every origin (no check). [Server.HTTPHandler]
+	// panics on an entry that is not an origin.
+	AllowedOrigins []string
 }
 
 func (o Options) withDefaults() Options {

@@ -619,9 +619,9 @@ func TestHTTPRefusals(t *testing.T) {
 	srv := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.Options{MaxDocumentBytes: 1000}))
 	defer srv.Close()
 	type row struct {
-		reason, method, ct, accept, host, body string
-		length                                 int64
-		status                                 int
+		reason, method, ct, accept, host, origin, body string
+		length                                         int64
+		status                                         int
 	}
 	rows := []row{
 		{reason: "GET: no event stream", method: "GET", status: 405},
@@ -630,6 +630,10 @@ func TestHTTPRefusals(t *testing.T) {
 		{reason: "Accept text/event-stream alone: no answer is a stream", method: "POST", accept: "text/event-stream", body: ping, status: 406},
 		{reason: "Accept refusing application/json (q=0) over */*", method: "POST", accept: "application/json;q=0, */*", body: ping, status: 406},
 		{reason: "DNS rebinding: a foreign Host on loopback", method: "POST", host: "evil.example", body: ping, status: 403},
+		{reason: "a foreign Origin (MCP 2025-11-25)", method: "POST", origin: "https://attacker.example", body: ping, status: 403},
+		{reason: "Origin null", method: "POST", origin: "null", body: ping, status: 403},
+		{reason: "a page on localhost", method: "POST", origin: "http://localhost:6274", body: ping, status: 200},
+		{reason: "the server's own origin", method: "POST", origin: "http://" + strings.TrimPrefix(srv.URL, "http://"), body: ping, status: 200},
 		{reason: "declared over the cap: refused unread", method: "POST", body: ping, length: 1000 + mcpserver.EnvelopeBytes + 1, status: 413},
 		{reason: "an empty body", method: "POST", body: "", status: 400},
 		{reason: "a notification: 202", method: "POST", body: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, status: 202},
@@ -644,6 +648,10 @@ func TestHTTPRefusals(t *testing.T) {
 		}
 		if r.host != "" {
 			req.Host = r.host
+		}
+		if r.origin != "" {
+			req.Header.Set("Origin", r.origin)
+			req.Header.Set("Content-Type", "application/json") // a browser's POST without one is 415
 		}
 		client := srv.Client()
 		if r.length > 0 {
@@ -671,12 +679,18 @@ func TestHTTPRefusals(t *testing.T) {
 			}
 			return
 		}
+		if r.status == 200 {
+			return
+		}
 		if res.Header.Get("Content-Type") != "application/json" {
 			t.Fatalf("Content-Type %q", res.Header.Get("Content-Type"))
 		}
 		got := decode(t, body)
 		if got.Error == nil || string(got.ID) != "null" {
 			t.Fatalf("%s, want an error with id null", body)
+		}
+		if r.status == 403 && !strings.Contains(string(got.Error.Data), `"code":"forbidden"`) {
+			t.Fatalf("403 data %s, want the forbidden error document", got.Error.Data)
 		}
 		if r.status == 413 && !strings.Contains(string(got.Error.Data), `"limit":"max_document_bytes"`) {
 			t.Fatalf("413 data %s, want limit_exceeded max_document_bytes", got.Error.Data)

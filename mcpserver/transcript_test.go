@@ -50,6 +50,10 @@ func modernReq(id, method string) string {
 	return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":{` + modernMeta + `}}`
 }
 
+// v2025 is the MCP-Protocol-Version header of the 2025 steps after the
+// first.
+const v2025 = "MCP-Protocol-Version: 2025-11-25"
+
 // legacySteps are a 2025 client's session: the handshake, every method
 // served, each tool's first example, and the errors of each rule.
 func legacySteps() []step {
@@ -77,6 +81,10 @@ func legacySteps() []step {
 		step{note: "an empty batch", msg: `[]`},
 		step{note: "initialize: an older version", msg: `{"jsonrpc":"2.0","id":13,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}`},
 		step{note: "initialize: a version it cannot negotiate gets the newest 2025 one", msg: `{"jsonrpc":"2.0","id":14,"method":"initialize","params":{"protocolVersion":"2026-07-28"}}`},
+		step{note: "a page on localhost (any port): served", msg: `{"jsonrpc":"2.0","id":15,"method":"ping"}`, hdr: []string{v2025, "Origin: http://localhost:3000"}, httpOnly: true},
+		step{note: "an Origin of another site: 403 (MCP 2025-11-25: Origin is validated, against DNS rebinding)", msg: `{"jsonrpc":"2.0","id":16,"method":"ping"}`, hdr: []string{v2025, "Origin: https://attacker.example"}, httpOnly: true},
+		step{note: "Origin null (a sandboxed page, a file): 403", msg: `{"jsonrpc":"2.0","id":17,"method":"ping"}`, hdr: []string{v2025, "Origin: null"}, httpOnly: true},
+		step{note: "a Host that is not an allowed name (DNS rebinding): 403", msg: `{"jsonrpc":"2.0","id":18,"method":"ping"}`, hdr: []string{v2025, "Host: rebound.attacker.example:8080"}, httpOnly: true},
 	)
 }
 
@@ -114,6 +122,7 @@ func modernSteps() []step {
 		step{note: "Mcp-Name in Base64", msg: modernCall("17", eq, `{"source":[],"claim":[]}`), hdr: []string{v, "Mcp-Method: tools/call", "Mcp-Name: =?base64?bXVsdGlzZXQtZXF1YWxpdHktY2hlY2s=?="}, httpOnly: true},
 		step{note: "a version not served, named by the header only", msg: `{"jsonrpc":"2.0","id":18,"method":"tools/list"}`, hdr: []string{"MCP-Protocol-Version: 1999-01-01"}, httpOnly: true},
 		step{note: "not JSON, sent with the 2026-07-28 header: no id to give", msg: `{"jsonrpc":"2.0","id":`, hdr: []string{v, "Mcp-Method: tools/list"}, httpOnly: true},
+		step{note: "an Origin of another site: 403", msg: modernReq("19", "tools/list"), hdr: []string{v, "Mcp-Method: tools/list", "Origin: https://attacker.example"}, httpOnly: true},
 	)
 }
 
@@ -182,7 +191,11 @@ func httpTranscript(t *testing.T, era string, steps []step) string {
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		for _, h := range hdr {
 			k, v, _ := strings.Cut(h, ": ")
-			req.Header.Set(k, v)
+			if k == "Host" {
+				req.Host = v
+			} else {
+				req.Header.Set(k, v)
+			}
 		}
 		res, err := srv.Client().Do(req)
 		if err != nil {

@@ -24,9 +24,17 @@
 //
 // A request whose Host is a name that is not allowed (Options.AllowedHosts:
 // IP addresses and localhost always are) is answered 403 forbidden on every
-// route, /mcp excepted, which answers it in MCP's own form: a page whose
-// name was pointed at the server's address (DNS rebinding) sends its own
-// name.
+// route, /mcp excepted, which answers it in MCP's own form (403 too): a
+// page whose name was pointed at the server's address (DNS rebinding)
+// sends its own name. /mcp also answers 403 to a request whose Origin is
+// not an allowed origin (Options.AllowedOrigins: the service's own host,
+// loopback and localhost pages always are; no Origin is served), as MCP
+// requires.
+//
+// What is left of the body of an HTTP/1 request refused before its body
+// was read whole is drained after the answer, within bounds (at most
+// 128 MiB, or twice the body cap, and 5 s), so that a client that writes
+// its whole body before reading gets the answer and not a reset.
 //
 // # Mounting under a prefix
 //

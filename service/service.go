@@ -84,7 +84,15 @@ type Options struct {
 	// for every name (no check: for a server behind a proxy that checks
 	// names itself). Nil allows no name but localhost. New panics on an
 	// entry that is not a host name (an address, or one with a port).
+	// It replaces MCP.AllowedHosts: /mcp checks the same names.
 	AllowedHosts []string
+	// AllowedOrigins lists the origins (scheme://host[:port]) whose pages
+	// may call /mcp besides the service's own and those on a loopback
+	// address or a localhost name: a request to /mcp with any other Origin
+	// header is answered 403, as MCP requires (mcpserver.Options has the
+	// rule). A request without Origin is served. It replaces
+	// MCP.AllowedOrigins. New panics on an entry that is not an origin.
+	AllowedOrigins []string
 }
 
 // A Service is the http.Handler of the routes in the package
@@ -114,6 +122,7 @@ func New(opts Options) *Service {
 	if opts.API.BasePath == "" {
 		opts.API.BasePath = opts.BasePath
 	}
+	opts.MCP.AllowedHosts, opts.MCP.AllowedOrigins = opts.AllowedHosts, opts.AllowedOrigins
 	hosts, err := httpjson.ParseHosts(opts.AllowedHosts)
 	if err != nil {
 		panic("service: AllowedHosts: " + err.Error())
@@ -206,8 +215,14 @@ func satMul(a, b int64) int64 {
 // in flight finish. Everything else is served as before.
 func (s *Service) BeginShutdown() { s.notReady.Store(true) }
 
-// ServeHTTP serves r.
-func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+// ServeHTTP serves r. What is left of the body of a request answered
+// early (refused before its body was read whole) is drained once the
+// answer is out, within bounds, so that a client that writes its whole
+// body before it reads gets the answer (see docs/serving.md).
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.handler.ServeHTTP(w, r)
+	s.gate.Linger(w, r)
+}
 
 // Metrics returns the handler of the service's metrics, what /metrics
 // serves (GET and HEAD; observed as the route /metrics is), for a server
@@ -220,7 +235,7 @@ func (s *Service) Metrics() http.Handler {
 
 func (s *Service) route(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
-	if p != RouteMCP { // /mcp checks its Host itself, in MCP's own answers
+	if p != RouteMCP { // /mcp checks its Host (and Origin) itself, in MCP's own answers
 		if e := s.hosts.Host(r); e != nil {
 			s.own(w, r, "", refusal(e))
 			return

@@ -8,7 +8,10 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -408,9 +411,36 @@ func testServeMetricsAddr(t *testing.T, bin string) {
 }
 
 // testServeAllowedHosts: -allowed-hosts lets the names listed through
-// and refuses others with 403, while addresses are always served.
+// and refuses others with 403, while addresses are always served; on /mcp
+// too, where -allowed-origins lets the origins listed through as well as
+// loopback pages, and refuses others with 403. Before, /mcp refused every
+// name but localhost on a loopback address, -allowed-hosts or not, and
+// checked no Origin.
 func testServeAllowedHosts(t *testing.T, bin string) {
-	p := startServe(t, bin, "-allowed-hosts", "claimcheck.test,.example.test")
+	p := startServe(t, bin, "-allowed-hosts", "claimcheck.test,.example.test", "-allowed-origins", "https://app.example.test")
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	for _, tc := range []struct {
+		host, origin string
+		status       int
+	}{{"claimcheck.test:8080", "", 200}, {"127.0.0.1", "http://localhost:3000", 200}, {"api.example.test", "https://app.example.test", 200},
+		{"api.example.test", "https://api.example.test", 200}, {"rebound.attacker.test", "", 403},
+		{"127.0.0.1", "https://attacker.test", 403}, {"127.0.0.1", "null", 403}} {
+		req, _ := http.NewRequest("POST", p.base+"/mcp", strings.NewReader(ping))
+		req.Host = tc.host
+		req.Header.Set("Content-Type", "application/json")
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != tc.status || tc.status == 403 && !strings.Contains(string(b), `"code":"forbidden"`) {
+			t.Errorf("/mcp, Host %s, Origin %q: %d %s, want %d", tc.host, tc.origin, res.StatusCode, b, tc.status)
+		}
+	}
 	for _, tc := range []struct {
 		host   string
 		status int
@@ -525,4 +555,34 @@ func manifestArgs(t *testing.T) []string {
 		t.Fatal("no serve flags in the manifest")
 	}
 	return args
+}
+
+// testServeEarlyAnswers (long run): clients that write their whole body
+// before they read (Python's http.client) and Node's fetch (the TypeScript
+// MCP SDK's transport) get the limit_exceeded (max_document_bytes) answer
+// to a body over -max-body-bytes 4194304, every time: 20 tries each of
+// 5 MiB and 64 MiB, on /mcp and /v1. Before the drain, each of Python's
+// 80 tries met a reset instead (the server closed on the unread body).
+func testServeEarlyAnswers(t *testing.T, bin string) {
+	if !testutil.Long() {
+		t.Skip("the long run sends 80 bodies of 5 and 64 MiB from each of Python and Node")
+	}
+	p := startServe(t, bin, "-max-body-bytes", "4194304")
+	defer terminate(t, p)
+	execute := "/v1/tools/" + schema.Tools()[0].ID + "/versions/" + schema.Tools()[0].Version + "/execute"
+	for _, client := range [][]string{{"python3", "bigbody_client.py"}, {"node", "bigbody_fetch.mjs"}} {
+		if _, err := exec.LookPath(client[0]); err != nil {
+			t.Errorf("%s: %v", client[0], err)
+			continue
+		}
+		for _, path := range []string{"/mcp", execute} {
+			for _, size := range []int{5 << 20, 64 << 20} {
+				cmd := exec.Command(client[0], filepath.Join("testdata", client[1]), p.base, path, strconv.Itoa(size), "20")
+				out, err := cmd.CombinedOutput()
+				if err != nil || string(out) != "ok 20\n" {
+					t.Errorf("%s %s, %d bytes: %v\n%s", client[1], path, size, err, out)
+				}
+			}
+		}
+	}
 }

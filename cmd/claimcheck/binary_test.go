@@ -66,6 +66,7 @@ func TestBinary(t *testing.T) {
 	t.Run("serve TLS error log", func(t *testing.T) { longOnly(t); t.Parallel(); testServeTLSErrorLog(t, bin) })
 	t.Run("serve -metrics-addr", func(t *testing.T) { longOnly(t); t.Parallel(); testServeMetricsAddr(t, bin) })
 	t.Run("serve -allowed-hosts", func(t *testing.T) { t.Parallel(); testServeAllowedHosts(t, bin) })
+	t.Run("serve early answers reach writers", func(t *testing.T) { t.Parallel(); testServeEarlyAnswers(t, bin) })
 	t.Run("serve trickle attack", func(t *testing.T) { testServeTrickle(t, bin) })
 	t.Run("serve 20,000 connections", func(t *testing.T) { testServeManyConnections(t, bin) })
 	t.Run("progress on a terminal", func(t *testing.T) { longOnly(t); t.Parallel(); testProgressTerminal(t, bin) })

@@ -30,7 +30,7 @@ import (
 
 const serveSynopsis = "claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes N] [-max-concurrent N] [-max-buffered-bytes N] " +
 	"[-max-connections N] [-body-timeout D] [-body-idle-timeout D] [-write-timeout D] [-base-path /PREFIX] [-access-log] " +
-	"[-allowed-hosts NAME,...] [-metrics-addr HOST:PORT] [-shutdown-delay D] [-shutdown-timeout D] [-tls-cert FILE -tls-key FILE] [-h2c]"
+	"[-allowed-hosts NAME,...] [-allowed-origins ORIGIN,...] [-metrics-addr HOST:PORT] [-shutdown-delay D] [-shutdown-timeout D] [-tls-cert FILE -tls-key FILE] [-h2c]"
 
 // defaultConnections is -max-connections' default where the
 // file-descriptor limit allows it: with the shipped Kubernetes manifest's
@@ -75,8 +75,10 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 	writeTimeout := fs.Duration("write-timeout", httpapi.DefaultWriteTimeout, "time to check and answer once a body is in (half of it at most waiting for a turn, then 503)")
 	basePath := fs.String("base-path", "", "serve everything under this `path` prefix (such as /api), advertising URLs with it")
 	accessLog := fs.Bool("access-log", false, "write one JSON record per request to stderr")
-	allowedHosts := fs.String("allowed-hosts", "", "answer 403 to a request whose Host (or Origin) is a `name` not in this comma-separated list "+
+	allowedHosts := fs.String("allowed-hosts", "", "answer 403 to a request whose Host is a `name` not in this comma-separated list "+
 		"(IP addresses and localhost are always allowed; .example.com allows example.com and every name under it; * allows any)")
+	allowedOrigins := fs.String("allowed-origins", "", "answer 403 to a call of /mcp whose Origin is not in this comma-separated list of `origins` (such as https://app.example.com) "+
+		"(no Origin, the server's own host and loopback or localhost pages are always allowed; * allows any)")
 	metricsAddr := fs.String("metrics-addr", "", "serve /metrics on this `host:port` instead of on -addr, so that it need not be public")
 	delay := fs.Duration("shutdown-delay", 0, "on SIGINT or SIGTERM, answer /readyz 503 and go on serving this long (with Connection: close) before shutting down")
 	grace := fs.Duration("shutdown-timeout", 0, "then wait this long for the requests in flight to finish (0: the longest a request can take; less is refused)")
@@ -115,14 +117,16 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 	}
 	bt, it, wt := in.BodyTimeout, in.BodyIdleTimeout, in.WriteTimeout
 	// The longest a request can take from its first byte: its headers, its
-	// body, a wait for a turn and the check and answer; and a second for
-	// net/http to close the connection after it.
+	// body, a wait for a turn and the check and answer (or an early answer
+	// and the drain after it); and a second for net/http to close the
+	// connection after it.
 	lifetime := httpapi.ReadHeaderTimeout + in.Lifetime() + time.Second
 	if *grace == 0 {
 		*grace = lifetime
 	} else if *grace < lifetime {
 		return opts, cfg, usage(fmt.Sprintf("-shutdown-timeout %v is shorter than the longest a request can take, %v "+
-			"(header timeout %v + -body-timeout + 1.5 × -write-timeout + 1s): requests in flight would be cut off", *grace, lifetime, httpapi.ReadHeaderTimeout)), false
+			"(header timeout %v + -body-timeout + the longer of 1.5 × -write-timeout and -write-timeout + %v of drain, + 1s): requests in flight would be cut off",
+			*grace, lifetime, httpapi.ReadHeaderTimeout, in.LingerTime)), false
 	}
 	if *maxConns == 0 {
 		*maxConns = min(defaultConnections, defaultMaxConnections())
@@ -134,6 +138,13 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 	if _, err := httpjson.ParseHosts(hosts); err != nil {
 		return opts, cfg, usage("-allowed-hosts: " + err.Error()), false
 	}
+	var origins []string
+	if *allowedOrigins != "" {
+		origins = strings.Split(*allowedOrigins, ",")
+	}
+	if _, err := httpjson.ParseOrigins(origins); err != nil {
+		return opts, cfg, usage("-allowed-origins: " + err.Error()), false
+	}
 	if p := *basePath; p != "" && (p[0] != '/' || strings.TrimRight(p, "/") == "") {
 		fmt.Fprintln(stderr, "claimcheck: -base-path must be a path starting with / (such as /api)")
 		return opts, cfg, exitUsage, false
@@ -141,6 +152,7 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 	opts = service.Options{
 		BasePath:        strings.TrimRight(*basePath, "/"),
 		AllowedHosts:    hosts,
+		AllowedOrigins:  origins,
 		SeparateMetrics: *metricsAddr != "",
 		API: httpapi.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc, MaxBufferedBytes: *maxBuf,
 			BodyTimeout: bt, BodyIdleTimeout: it, WriteTimeout: wt},
@@ -324,12 +336,13 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		intake.Unread(w, r)
 		httpjson.WriteError(w, httpjson.Busy(hd, "too many connections; try again"))
+		intake.Linger(w, r)
 		return
 	}
 	if spare {
 		hd.Set("Connection", "close")
 	}
-	g.h.ServeHTTP(w, r)
+	g.h.ServeHTTP(w, r) // the service drains what its early answers leave unread
 }
 
 // mount serves svc under base, as a user's mux with http.StripPrefix

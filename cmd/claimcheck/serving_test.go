@@ -220,6 +220,8 @@ func testServeFlags(t *testing.T, bin string) {
 			"an idle timeout past the body timeout never fires"},
 		{[]string{"-tls-cert", "x.pem"}, "go together", "a certificate needs its key"},
 		{[]string{"-tls-cert", "x", "-tls-key", "y", "-h2c"}, "cleartext", "h2c is HTTP/2 without TLS"},
+		{[]string{"-allowed-origins", "app.example.com"}, "-allowed-origins", "an origin has a scheme: a bare name would never match"},
+		{[]string{"-allowed-origins", "null"}, "is not an origin", "null is what sandboxed pages send: allowing it allows any of them"},
 	} {
 		_, stderr, code := runBinary(t, bin, nil, append([]string{"serve", "-addr", "127.0.0.1:0"}, tc.args...)...)
 		if code != exitUsage || !strings.Contains(string(stderr), tc.want) {

@@ -146,7 +146,8 @@ func UnsupportedEncoding(ce string) *claimcheck.Error {
 
 // Method returns nil when r's method is one of methods, written as the
 // Allow header lists them ("GET, HEAD"); otherwise it sets that Allow
-// header on h and returns the method_not_allowed error.
+// header on h and returns the method_not_allowed error, and when r has a
+// body, marks h as an answer that leaves it unread ([Unread]).
 func Method(h http.Header, r *http.Request, methods string) *claimcheck.Error {
 	for m := range strings.SplitSeq(methods, ", ") {
 		if r.Method == m {
@@ -154,6 +155,9 @@ func Method(h http.Header, r *http.Request, methods string) *claimcheck.Error {
 		}
 	}
 	h.Set("Allow", methods)
+	if r.ContentLength != 0 {
+		Unread(h, r, false)
+	}
 	return errs.Coded(MethodNotAllowed, "method "+r.Method+" not allowed; allowed: "+methods)
 }
 

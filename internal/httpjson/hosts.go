@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,21 +13,18 @@ import (
 	"github.com/claimcheck/claimcheck/internal/errs"
 )
 
-// Hosts is an allow-list of the host names a request may name, in its Host
-// header and in its Origin (the page that sent it), against DNS rebinding
-// and pages of other sites: a page on another site whose name the
+// Hosts is an allow-list of the host names a request may name in its Host
+// header, against DNS rebinding: a page on another site whose name the
 // attacker points at the server's address (127.0.0.1, or one inside a
 // private network) makes the browser send its own name as Host, and reach
-// the server as if it were that site; and any page can make a browser
-// send a request to any address, with its own Origin.
+// the server as if it were that site. (Any page can also make a browser
+// send a request to any address, with its own Origin: [Origins].)
 //
 // A Host is allowed when it is an IP address (a page at that address is
 // the server itself, or a client names it directly), or what a browser
 // writes as one (digits and dots, or brackets), localhost or one of its
 // subdomains (RFC 6761: they name the loopback interface whatever DNS
-// says), or listed. An Origin is allowed when its host is the request's
-// Host (the server's own page), a loopback address or localhost name, or
-// listed. The zero value lists no name.
+// says), or listed. The zero value lists no name.
 type Hosts struct {
 	any   bool     // "*": every name
 	names []string // lower case; ".example.com" is example.com and its subdomains
@@ -140,17 +138,81 @@ func (h Hosts) Host(r *http.Request) *claimcheck.Error {
 	return errs.Coded(Forbidden, "Host "+strconv.Quote(r.Host)+" is not an allowed name")
 }
 
-// Origin returns nil when r has no Origin header or its host is allowed,
-// else the forbidden error: an Origin that is not a URL with a host
-// ("null", from a sandboxed page or a file) is refused.
-func (h Hosts) Origin(r *http.Request) *claimcheck.Error {
-	o := HeaderValue(r.Header, "Origin")
-	if o == "" || h.any {
+// Origins is an allow-list of the origins (RFC 6454: scheme, host and
+// port) whose pages may send a request, checked on the Origin header a
+// browser sends with it, as the MCP transport must (revision 2025-11-25:
+// servers validate Origin on every request against DNS rebinding, and
+// answer an invalid one 403). A request without Origin (not from a
+// browser: an SDK, curl, an agent) is allowed. An Origin is allowed when
+// its host is the request's Host's, any port (a page the server itself
+// serves: the Host was checked first, [Hosts]), a loopback address or a
+// localhost name, any port (a page on the user's own machine: a DNS
+// rebinding page has neither), or listed; "null" (a sandboxed page, a
+// file) and any other are foreign. The zero value lists none.
+type Origins struct {
+	any  bool
+	list []string // normalized (origin)
+}
+
+// ParseOrigins returns the allow-list of list: origins as a browser writes
+// them, scheme://host or scheme://host:port (https://app.example.com),
+// compared without regard to the case of scheme and host, a default port
+// (80 of http, 443 of https) the same as none; "*" allows every origin
+// (no check, for a server behind a proxy that checks them itself). An
+// entry with a path, a query or user information, or "null", is refused.
+func ParseOrigins(list []string) (Origins, error) {
+	var o Origins
+	for _, e := range list {
+		e = strings.TrimSpace(e)
+		if e == "*" {
+			o.any = true
+			continue
+		}
+		n, ok := origin(e)
+		if !ok {
+			return Origins{}, hostError{"allowed origin " + strconv.Quote(e) + " is not an origin (scheme://host[:port], such as https://app.example.com)"}
+		}
+		o.list = append(o.list, n)
+	}
+	return o, nil
+}
+
+// origin returns o in normal form, scheme://host[:port] in lower case
+// with a default port left out, or !ok when o is not such an origin.
+func origin(o string) (string, bool) {
+	u, err := url.Parse(o)
+	if err != nil || u.Scheme == "" || u.Host == "" || u.User != nil || u.Opaque != "" ||
+		u.Path != "" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.HasSuffix(o, "#") {
+		return "", false
+	}
+	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	if port := u.Port(); scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+		host = strings.TrimSuffix(host, ":"+port)
+	}
+	return scheme + "://" + host, true
+}
+
+// Check returns nil when r has no Origin header or its Origin is allowed,
+// else the forbidden error.
+func (o Origins) Check(r *http.Request) *claimcheck.Error {
+	v := HeaderValue(r.Header, "Origin")
+	if v == "" || o.any {
 		return nil
 	}
-	if u, err := url.Parse(o); err == nil && u.Host != "" &&
-		(bareHost(u.Host) == bareHost(r.Host) || h.allows(u.Host, loopback)) {
-		return nil
+	if n, ok := origin(v); ok {
+		_, host, _ := strings.Cut(n, "://")
+		if h := bareHost(host); h == bareHost(r.Host) || isLoopback(h) || slices.Contains(o.list, n) {
+			return nil
+		}
 	}
-	return errs.Coded(Forbidden, "Origin "+strconv.Quote(o)+" is not an allowed name")
+	return errs.Coded(Forbidden, "Origin "+strconv.Quote(v)+" is not an allowed origin")
+}
+
+// isLoopback reports whether host (bare: bareHost) is a loopback address
+// or a localhost name.
+func isLoopback(host string) bool {
+	if a, err := netip.ParseAddr(host); err == nil {
+		return loopback(a)
+	}
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
 }

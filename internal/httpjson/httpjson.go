@@ -27,7 +27,10 @@ func Write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h["Content-Type"] = jsonType
 	h["X-Content-Type-Options"] = nosniff
 	head := r != nil && r.Method == http.MethodHead
-	if head || len(body) > autoLength {
+	// An answer that leaves its body unread (Unread) is flushed before the
+	// body is drained, while the handler runs: it needs its length set, or
+	// net/http would send it chunked.
+	if head || len(body) > autoLength || marked(h) {
 		h["Content-Length"] = contentLength(len(body))
 	}
 	w.WriteHeader(status)
@@ -35,6 +38,12 @@ func Write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 		return
 	}
 	w.Write(body) // an error means the client is gone; nothing to do
+}
+
+// marked reports whether h carries Unread's mark.
+func marked(h http.Header) bool {
+	m, _ := Marked(h)
+	return m
 }
 
 // autoLength is the longest body whose Content-Length Write leaves to

@@ -88,13 +88,24 @@ type Config struct {
 	// always delivered to a client that reads it. A request waits for a
 	// slot at most half of it. Zero or negative means DefaultWriteTimeout.
 	WriteTimeout time.Duration
+	// LingerBytes and LingerTime bound the drain of what is left of a
+	// body after an early answer ([Gate.Linger]): it reads at most
+	// LingerBytes, for at most LingerTime. Zero or negative means the
+	// larger of DefaultLingerBytes and 2 × MaxBodyBytes (at most
+	// math.MaxInt64), and DefaultLingerTime.
+	LingerBytes int64
+	LingerTime  time.Duration
 }
 
 // Lifetime returns the longest time a request spends in a Gate, from the
 // call of ReadBody to the end of its answer (a check that outlasts its
-// write deadline loses its answer): BodyTimeout + 1.5 × WriteTimeout.
-// A server's shutdown timeout must be longer than this.
-func (c Config) Lifetime() time.Duration { return c.BodyTimeout + c.WriteTimeout*3/2 }
+// write deadline loses its answer), or of the drain after an early answer
+// (Linger): BodyTimeout + the longer of 1.5 × WriteTimeout and
+// WriteTimeout + LingerTime (c with its defaults filled in). A server's
+// shutdown timeout must be longer than this.
+func (c Config) Lifetime() time.Duration {
+	return c.BodyTimeout + max(c.WriteTimeout*3/2, c.WriteTimeout+c.LingerTime)
+}
 
 // A Gate admits request bodies and hands out check slots. It is safe for
 // concurrent use.
@@ -152,6 +163,12 @@ func (c Config) WithDefaults() Config {
 	c.BodyIdleTimeout = min(c.BodyIdleTimeout, c.BodyTimeout)
 	if c.WriteTimeout <= 0 {
 		c.WriteTimeout = DefaultWriteTimeout
+	}
+	if c.LingerBytes <= 0 {
+		c.LingerBytes = max(DefaultLingerBytes, min(c.MaxBodyBytes, math.MaxInt64/2)*2)
+	}
+	if c.LingerTime <= 0 {
+		c.LingerTime = DefaultLingerTime
 	}
 	return c
 }
@@ -258,10 +275,12 @@ const ReadAhead = 4 << 10
 //
 // Deadlines: the body must be in within BodyTimeout, with no gap over
 // BodyIdleTimeout (else 408). A refusal of an HTTP/1 request sets
-// Connection: close and ends the connection's reading at once, so the
-// server closes it after the answer instead of draining what is left of
-// the body; on HTTP/2 a refusal ends its stream only (the server resets
-// it once answered), never the connection and its other streams. The
+// Connection: close and ends the connection's reading at once, so that
+// net/http does not read on through what is left of the body on its own
+// (without a bound of time); what is left is drained by [Gate.Linger]
+// once the answer is out, within its bounds (not after a 408). On HTTP/2
+// a refusal ends its stream only (the server resets it once answered),
+// never the connection and its other streams. The
 // write deadline is set WriteTimeout past the end of the reading, and the
 // read deadline moved there too (see answerBy). Deadlines are set through
 // [http.ResponseController], or on the connection itself for an HTTP/1
@@ -282,12 +301,13 @@ func (g *Gate) ReadBody(w http.ResponseWriter, r *http.Request) (body []byte, re
 	}
 	b := g.shared(r).budget
 	var held int64
+	started := false // whether the body's reading began (and 100 Continue went out)
 	if f == nil {
-		body, held, f = g.read(w, r, rc, gz)
+		body, held, started, f = g.read(w, r, rc, gz)
 	}
 	if f != nil {
 		b.give(held)
-		refuse(w, r, rc, g.cfg.WriteTimeout)
+		refuse(w, r, rc, g.cfg.WriteTimeout, f, started)
 		return body, noop, f
 	}
 	if held == 0 {
@@ -300,25 +320,130 @@ func (g *Gate) ReadBody(w http.ResponseWriter, r *http.Request) (body []byte, re
 // refusal before ReadBody, such as a Content-Type that is not JSON
 // (httpjson.ContentType). An HTTP/1 connection is closed after the
 // answer, so that the server does not read on through what is left of
-// the body; an HTTP/2 stream is reset once answered, and the connection's
-// other streams go on.
-func Unread(w http.ResponseWriter, r *http.Request) {
-	if r.ProtoMajor == 1 {
-		w.Header().Set("Connection", "close")
-	}
-}
+// the body, and the rest of the body is drained first ([Gate.Linger]);
+// an HTTP/2 stream is reset once answered, and the connection's other
+// streams go on.
+func Unread(w http.ResponseWriter, r *http.Request) { httpjson.Unread(w.Header(), r, false) }
 
 // refuse readies the connection for an early answer: on HTTP/1 it is
-// closed after the answer and nothing more of it is read (net/http would
-// otherwise drain up to 256 KiB of the body after the handler, with no
-// deadline); the answer has writeTimeout to go out.
-func refuse(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, writeTimeout time.Duration) {
+// closed after the answer and nothing more of it is read now (net/http
+// would otherwise drain up to 256 KiB of the body after the handler, with
+// no deadline); the answer has writeTimeout to go out. Unless the body
+// was too slow (408: waiting for more of it helps nobody) or the client
+// is gone, the answer is marked for Linger, which drains what is left of
+// the body, within its bounds, once the answer is out. partial says that
+// some of the body was read (so 100 Continue went out, if asked for).
+func refuse(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, writeTimeout time.Duration, f *Failure, partial bool) {
 	now := time.Now()
 	if r.ProtoMajor == 1 {
-		w.Header().Set("Connection", "close")
+		if f.Gone() || f.Status == http.StatusRequestTimeout {
+			w.Header().Set("Connection", "close")
+		} else {
+			httpjson.Unread(w.Header(), r, partial)
+		}
 		rc.SetReadDeadline(now)
 	}
 	rc.SetWriteDeadline(now.Add(writeTimeout))
+}
+
+// Bounds of the drain after an early answer ([Gate.Linger]), where a
+// Config leaves them zero.
+const (
+	// DefaultLingerTime is the longest a drain lasts: enough for a client
+	// on a link of 100 Mbit/s to finish sending a body of 64 MiB (the
+	// default cap) that it started to send with its headers.
+	DefaultLingerTime = 5 * time.Second
+	// DefaultLingerBytes is the least a drain reads before it gives up:
+	// twice the default cap, so that a body of a size a client of a
+	// server with default flags may send (the cap, and /mcp's envelope)
+	// is drained whole whatever the cap of this one. A Gate drains twice
+	// its own cap when that is more.
+	DefaultLingerBytes = 2 * DefaultMaxBodyBytes
+)
+
+// Linger drains what is left of r's body after an early answer that
+// Unread (or a refusal of ReadBody) marked, with the default bounds
+// (DefaultLingerBytes, DefaultLingerTime): see [Gate.Linger]. An answer
+// that is not marked, or was drained already, is left as it is.
+func Linger(w http.ResponseWriter, r *http.Request) {
+	linger(w, r, DefaultLingerBytes, DefaultLingerTime)
+}
+
+// Linger drains what is left of r's body after an early answer that
+// Unread or a refusal of ReadBody marked (HTTP/1 only), so that a client
+// that writes its whole body before it reads its answer (Python's
+// http.client, Node's fetch) gets the answer instead of a reset: closing a
+// connection with unread bytes in it makes the kernel send RST, which
+// discards the answer the client has not read yet. It is a lingering
+// close, as nginx's: call it once the answer is written, when the handler
+// is done with everything else (it holds no budget and no slot; a
+// handler whose Gate shares another's (ShareWith) leaves it to that
+// composition, and it does nothing then). It flushes the answer, then
+// reads and discards the body until its end, LingerBytes (at least twice
+// MaxBodyBytes), or LingerTime (and never longer than the server's
+// ReadTimeout), whichever comes first; a body that goes on past them is
+// cut: the connection is closed with what is left unread. The connection
+// counts as an upload for the room a listener of package connlimit makes
+// (the slowest goes first). A body refused before a byte of it was read
+// whose client asked for 100 Continue is not drained: it is not coming.
+// An answer not so marked, or drained already, is left as it is.
+func (g *Gate) Linger(w http.ResponseWriter, r *http.Request) {
+	if g.parent != nil {
+		return
+	}
+	linger(w, r, g.cfg.LingerBytes, g.cfg.LingerTime)
+}
+
+func linger(w http.ResponseWriter, r *http.Request, maxBytes int64, maxTime time.Duration) {
+	h := w.Header()
+	marked, partial := httpjson.Marked(h)
+	if !marked {
+		return
+	}
+	httpjson.Lingered(h)
+	if r.ContentLength == 0 || !partial && strings.EqualFold(httpjson.HeaderValue(r.Header, "Expect"), "100-continue") {
+		return
+	}
+	rc := http.NewResponseController(w)
+	rc.EnableFullDuplex() // on HTTP/1, reading after the answer is flushed
+	if rc.Flush() != nil {
+		return
+	}
+	now := time.Now()
+	end := now.Add(maxTime)
+	if srv, ok := r.Context().Value(http.ServerContextKey).(*http.Server); ok && srv.ReadTimeout > 0 {
+		end = minTime(end, now.Add(srv.ReadTimeout))
+	}
+	if rc.SetReadDeadline(end) != nil {
+		return // no bound on the time: nothing is read
+	}
+	var src io.Reader = r.Body
+	if u, ok := Conn(r).(uploader); ok {
+		u.Uploading(0)
+		defer u.Uploading(-1)
+		src = &uploadCounter{r: r.Body, up: u}
+	}
+	n, err := io.CopyN(io.Discard, src, maxBytes)
+	if err == nil || n == maxBytes || errors.Is(err, os.ErrDeadlineExceeded) {
+		// Cut: what is left stays unread, and net/http reads no more of it.
+		rc.SetReadDeadline(time.Now())
+	}
+}
+
+// An uploadCounter tells up of the bytes read from r.
+type uploadCounter struct {
+	r  io.Reader
+	up uploader
+	n  int64
+}
+
+func (c *uploadCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if n > 0 {
+		c.n += int64(n)
+		c.up.Uploading(c.n)
+	}
+	return n, err
 }
 
 // An uploader is a connection that is told how the reading of a body on it
@@ -327,7 +452,7 @@ func refuse(w http.ResponseWriter, r *http.Request, rc *http.ResponseController,
 // the reading starts, and Uploading(-1) when it ends.
 type uploader interface{ Uploading(n int64) }
 
-func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, gz bool) (body []byte, held int64, f *Failure) {
+func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, gz bool) (body []byte, held int64, started bool, f *Failure) {
 	b := g.shared(r).budget
 	start := time.Now()
 	hard := start.Add(g.cfg.BodyTimeout)
@@ -371,8 +496,9 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 	}
 	small := known && limit <= smallBody
 	if known && limit > ReadAhead && !b.fits(limit-ReadAhead, small) {
-		return nil, 0, overloaded(w, "too many bodies are being read; try again")
+		return nil, 0, false, overloaded(w, "too many bodies are being read; try again")
 	}
+	started = true // each path below reads
 	buf := make([]byte, 0, min(limit, ReadAhead))
 	first := true
 	setIdle := func() {
@@ -388,7 +514,7 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 		setIdle()
 		zr, err := gzip.NewReader(src)
 		if err != nil {
-			return nil, held, g.readFailure(r, err)
+			return nil, held, started, g.readFailure(r, err)
 		}
 		src = zr
 	}
@@ -397,11 +523,11 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 			if int64(cap(buf)) == limit {
 				// Not reached with a known length: the body ends, or is
 				// cut at the cap, first. Decompressed bytes are cut here.
-				return buf, held, fail(g.TooLarge())
+				return buf, held, started, fail(g.TooLarge())
 			}
 			next := min(2*int64(cap(buf)), limit)
 			if !b.take(next-ReadAhead-held, small || !known && next <= smallBody) {
-				return buf, held, overloaded(w, "too many bodies are being read; try again")
+				return buf, held, started, overloaded(w, "too many bodies are being read; try again")
 			}
 			held = next - ReadAhead
 			buf = slices.Grow(buf, int(next)-len(buf))[:len(buf):next]
@@ -419,9 +545,9 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 			if deadlines {
 				answerBy(nc, rc, time.Now().Add(g.cfg.WriteTimeout))
 			}
-			return buf, held, nil
+			return buf, held, started, nil
 		}
-		return buf, held, g.readFailure(r, err)
+		return buf, held, started, g.readFailure(r, err)
 	}
 }
 

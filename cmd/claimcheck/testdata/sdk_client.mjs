@@ -50,6 +50,9 @@ const hostile = [
   ["nesting 3,000 levels", { source: [deep], claim: [] }, '"path":"/source/0"'],
   ["just over the cap", { source: Array(Math.ceil(maxDoc / 2)).fill(1), claim: [] }, '"limit":"max_document_bytes"'],
   ["far over the cap", { source: Array(maxDoc * 2).fill(1), claim: [] }, '"limit":"max_document_bytes"'],
+  // More than the sockets' buffers hold: the SDK writes it whole before it
+  // reads, and met a reset ("fetch failed") when the server closed on it.
+  ["5 MiB over the cap", { source: Array(5 << 19).fill(1), claim: [] }, '"limit":"max_document_bytes"'],
   ["an unknown member", { source: [], claim: [], extra: 1 }, '"path":"/extra"'],
 ];
 for (const [why, args, want] of hostile) {
@@ -61,7 +64,7 @@ for (const [why, args, want] of hostile) {
   } catch (e) {
     // HTTP refuses a body far over the cap unread (413 with the
     // limit_exceeded document as the JSON-RPC error's data).
-    if (mode !== "http" || why !== "far over the cap") fail(`${why}: ${e}`);
+    if (mode !== "http" || !why.includes("over the cap") || why === "just over the cap") fail(`${why}: ${e}`);
     text = String(e);
   }
   if (!text.includes(want)) fail(`${why}: ${text.slice(0, 300)}`);
