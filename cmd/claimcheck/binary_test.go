@@ -39,6 +39,7 @@ func TestBinary(t *testing.T) {
 	// First and alone: it measures a process's memory under load.
 	t.Run("serve memory under 60 MB calls", func(t *testing.T) { testServeMemory(t, bin) })
 	t.Run("exit codes", func(t *testing.T) { t.Parallel(); testExitCodes(t, bin) })
+	t.Run("batch -j 1000000000", func(t *testing.T) { t.Parallel(); testBatchHugeJ(t, bin) })
 	t.Run("pipes", func(t *testing.T) { t.Parallel(); testPipes(t, bin) })
 	t.Run("version", func(t *testing.T) { t.Parallel(); testVersion(t, bin) })
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
@@ -362,4 +363,35 @@ func testServe(t *testing.T, bin string, sig os.Signal) {
 		t.Fatal(err)
 	}
 	p.stop(t, sig)
+}
+
+// testBatchHugeJ: "batch -j 1000000000" on a 10-line input is held at
+// GOMAXPROCS workers and allocates nothing in proportion to the flag: its
+// peak RSS stays under 100 MB (a window made up front for the flag was
+// 16.7 GB), and its answers are those of -j 1.
+func testBatchHugeJ(t *testing.T, bin string) {
+	var in bytes.Buffer
+	for i := range 10 {
+		fmt.Fprintf(&in, "{\"source\":[%d],\"claim\":[%d]}\n", i, i+i%2)
+	}
+	cmd := exec.Command(bin, "batch", "-j", "1000000000", schema.MultisetEquality)
+	cmd.Stdin = bytes.NewReader(in.Bytes())
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("batch -j 1000000000: %v", err)
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Skip("no rusage here")
+	}
+	if peak := int64(ru.Maxrss) << 10; peak >= 100e6 { // Maxrss is in KiB on Linux
+		t.Errorf("peak RSS %d bytes, want under 100 MB", peak)
+	} else {
+		t.Logf("peak RSS %.1f MiB", float64(peak)/(1<<20))
+	}
+	want, _, _ := runBinary(t, bin, in.Bytes(), "batch", "-j", "1", schema.MultisetEquality)
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("-j 1000000000 answered\n%s\nwant (-j 1)\n%s", out.Bytes(), want)
+	}
 }
