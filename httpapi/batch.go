@@ -94,6 +94,9 @@ func (h *handler) serveBatch(w *httpjson.Recorder, r *http.Request, t *schema.To
 		},
 		Give: h.gate.Unhold,
 		Flush: func() error {
+			if !ow.started && bw.Buffered() == 0 {
+				return nil // nothing to send: the status line is still free
+			}
 			if err := bw.Flush(); err != nil {
 				return err
 			}

@@ -67,4 +67,3 @@ func TestReadLine(t *testing.T) {
 		}
 	})
 }
-
