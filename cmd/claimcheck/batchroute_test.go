@@ -1,9 +1,15 @@
 package main
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/claimcheck/claimcheck/internal/testutil"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -109,5 +115,48 @@ func TestBatchRouteStreams(t *testing.T) {
 	pw.Close()
 	if rest, _ := io.ReadAll(br); len(rest) != 0 || resp.Trailer.Get("Claimcheck-Valid") != "3" {
 		t.Errorf("after the body's end: %q, trailers %v", rest, resp.Trailer)
+	}
+}
+
+// testBatchClients runs the repository's example clients, Python
+// (clients/python, standard library only) and JavaScript (clients/js,
+// fetch on Node), against a real "serve" on 127.0.0.1, each on the whole
+// public corpus of each tool, and checks that each writes exactly the
+// bytes "claimcheck batch" writes. Each client is a process of its own
+// (about 0.2 s each), so it runs in the long run, and in the normal run
+// for one tool.
+func testBatchClients(t *testing.T, bin string) {
+	clients := []struct{ name, interp, script string }{
+		{"python", "python3", filepath.Join("..", "..", "clients", "python", "claimcheck_batch.py")},
+		{"javascript", "node", filepath.Join("..", "..", "clients", "js", "batch.mjs")},
+	}
+	srv := startServe(t, bin)
+	defer func() { srv.cmd.Process.Signal(syscall.SIGTERM); srv.stop(t, syscall.SIGTERM) }()
+	tools := schema.Tools()
+	if !testutil.Long() {
+		tools = tools[:1]
+	}
+	for _, c := range clients {
+		if _, err := exec.LookPath(c.interp); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			t.Logf("%s: %v; skipped", c.name, err)
+			continue
+		}
+		for _, tool := range tools {
+			in, _ := corpusLines(t, tool.ID)
+			want, _, _ := runBinary(t, bin, in, "batch", tool.ID+"@"+tool.Version)
+			cmd := exec.Command(c.interp, c.script, srv.base, tool.ID, tool.Version)
+			cmd.Stdin = bytes.NewReader(in)
+			var out, errOut bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errOut
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%s on %s: %v\n%s", c.name, tool.ID, err, errOut.Bytes())
+			}
+			if !bytes.Equal(out.Bytes(), want) {
+				t.Errorf("%s on %s: %d bytes, not claimcheck batch's %d", c.name, tool.ID, out.Len(), len(want))
+			}
+		}
 	}
 }

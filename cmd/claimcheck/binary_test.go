@@ -40,6 +40,7 @@ func TestBinary(t *testing.T) {
 	t.Run("serve memory under 60 MB calls", func(t *testing.T) { testServeMemory(t, bin) })
 	t.Run("exit codes", func(t *testing.T) { t.Parallel(); testExitCodes(t, bin) })
 	t.Run("batch -j 1000000000", func(t *testing.T) { t.Parallel(); testBatchHugeJ(t, bin) })
+	t.Run("batch route clients", func(t *testing.T) { t.Parallel(); testBatchClients(t, bin) })
 	t.Run("pipes", func(t *testing.T) { t.Parallel(); testPipes(t, bin) })
 	t.Run("version", func(t *testing.T) { t.Parallel(); testVersion(t, bin) })
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
