@@ -67,10 +67,13 @@ func ExampleOpenAPI() {
 	// 3.1.0
 	// /v1/tools
 	// /v1/tools/multiset-difference-check/versions/1.0.0
+	// /v1/tools/multiset-difference-check/versions/1.0.0/batch
 	// /v1/tools/multiset-difference-check/versions/1.0.0/execute
 	// /v1/tools/multiset-equality-check/versions/1.0.0
+	// /v1/tools/multiset-equality-check/versions/1.0.0/batch
 	// /v1/tools/multiset-equality-check/versions/1.0.0/execute
 	// /v1/tools/rational-expression-check/versions/1.0.0
+	// /v1/tools/rational-expression-check/versions/1.0.0/batch
 	// /v1/tools/rational-expression-check/versions/1.0.0/execute
 }
 
