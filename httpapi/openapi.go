@@ -190,7 +190,9 @@ func buildOpenAPI(basePath string) []byte {
 	}
 	for _, t := range schema.Tools() {
 		name := t.ID + "-" + t.Version
-		trailer := func(d string) obj { return obj{"description": d, "schema": obj{"type": "string", "pattern": "^[0-9]+$"}} }
+		trailer := func(d string) obj {
+			return obj{"description": d, "schema": obj{"type": "string", "pattern": "^[0-9]+$"}}
+		}
 		lines := obj{"schema": obj{"type": "string", "description": "one answer a line, line N answering line N: the output document of " +
 			name + "-output, or an error document (Error), each the bytes claimcheck batch writes"}}
 		paths["/v1/tools/"+t.ID+"/versions/"+t.Version+"/batch"] = obj{"post": obj{
