@@ -53,7 +53,6 @@ func TestBatchRoute(t *testing.T) {
 		status      int
 		lines, cut  string
 		answerLines int
-		first       string
 	}
 	testutil.Run(t, []row{
 		{reason: "an over-long line gets limit_exceeded and the stream goes on", ct: "application/jsonl", body: ok + long + ok,
