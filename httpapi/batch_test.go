@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -91,8 +92,9 @@ func TestBatchRoute(t *testing.T) {
 	})
 }
 
-// TestBatchRouteSlots: a batch request checks at most as many chunks at
-// once as it has slots (here 1), however many lines it sends.
+// TestBatchRouteSlots: batch requests check at most as many chunks at
+// once as there are slots (here 1), however many lines they send and
+// however many of them run at once.
 func TestBatchRouteSlots(t *testing.T) {
 	var running, most atomic.Int32
 	h := newHandler(Options{MaxConcurrent: 1, Logger: discardLogger()}, func(tool *schema.Tool, in []byte) (schema.Output, error) {
@@ -109,10 +111,16 @@ func TestBatchRouteSlots(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	body := strings.Repeat(`{"source":[1,2],"claim":[2,1]}`+"\n", 20000)
-	resp, b := postBatch(t, srv.URL, "application/jsonl", strings.NewReader(body), false)
-	if resp.StatusCode != 200 || resp.Trailer.Get(TrailerValid) != "20000" {
-		t.Fatalf("%d %v %.200s", resp.StatusCode, resp.Trailer, b)
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			resp, b := postBatch(t, srv.URL, "application/jsonl", strings.NewReader(body), false)
+			if resp.StatusCode != 200 || resp.Trailer.Get(TrailerValid) != "20000" {
+				t.Errorf("%d %v %.200s", resp.StatusCode, resp.Trailer, b)
+			}
+		})
 	}
+	wg.Wait()
 	if m := most.Load(); m != 1 {
 		t.Errorf("%d lines checked at once with one slot", m)
 	}
