@@ -67,6 +67,18 @@ func (h *handler) serveBatch(w *httpjson.Recorder, r *http.Request, t *schema.To
 		return
 	}
 	defer st.Done()
+	workers := min(jsonl.MaxWorkers(), h.gate.Slots())
+	// The window's own memory is held in the budget for the whole
+	// request, the lines' bytes as they arrive (Take).
+	window := jsonl.WindowBytes(workers)
+	if !h.gate.Hold(window) {
+		if r.ProtoMajor == 1 {
+			w.Header().Set("Connection", "close")
+		}
+		httpjson.WriteError(w, httpjson.Busy(w.Header(), "too many batch requests are being answered; try again"))
+		return
+	}
+	defer h.gate.Unhold(window)
 	ow := &batchWriter{w: w, mediaType: mt}
 	sw := st.Writer(ow)
 	bw := bufio.NewWriterSize(sw, 32<<10)
@@ -75,7 +87,7 @@ func (h *handler) serveBatch(w *httpjson.Recorder, r *http.Request, t *schema.To
 	ctx := r.Context()
 	res := jsonl.Run(jsonl.Config{
 		Tool:     t,
-		Workers:  min(jsonl.MaxWorkers(), h.gate.Slots()),
+		Workers:  workers,
 		MaxLine:  h.gate.Config().MaxBodyBytes,
 		MaxLines: h.maxBatchLines,
 		Execute:  jsonl.Execute(h.execute),

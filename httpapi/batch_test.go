@@ -39,7 +39,7 @@ func postBatch(t *testing.T, url, ct string, body io.Reader, gz bool) (*http.Res
 
 // TestBatchRoute: limits, media types and trailers of the batch route.
 func TestBatchRoute(t *testing.T) {
-	srv := httptest.NewServer(New(Options{MaxBodyBytes: 40, MaxBatchLines: 3, Logger: discardLogger()}))
+	srv := httptest.NewServer(New(Options{MaxBodyBytes: 40, MaxBufferedBytes: 64 << 20, MaxBatchLines: 3, Logger: discardLogger()}))
 	defer srv.Close()
 	ok := `{"source":[1],"claim":[1]}` + "\n"
 	long := `{"source":[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1],"claim":[1]}` + "\n"
@@ -181,4 +181,15 @@ func hexLen(n int) string {
 		s = string(digits[n%16]) + s
 	}
 	return s
+}
+
+// TestBatchRouteBudget: a batch request holds its window in the budget:
+// with a budget too small for it, it is answered 503 before any line.
+func TestBatchRouteBudget(t *testing.T) {
+	srv := httptest.NewServer(New(Options{MaxBodyBytes: 1000, MaxBufferedBytes: 100 << 10, Logger: discardLogger()}))
+	defer srv.Close()
+	resp, b := postBatch(t, srv.URL, "application/jsonl", strings.NewReader(`{"source":[],"claim":[]}`+"\n"), false)
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !bytes.Contains(b, []byte(`"overloaded"`)) {
+		t.Fatalf("%d %v %s", resp.StatusCode, resp.Header, b)
+	}
 }

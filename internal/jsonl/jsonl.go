@@ -82,6 +82,16 @@ func BlankLine() *claimcheck.Error {
 // chunks in flight (memory) and no speed.
 func MaxWorkers() int { return runtime.GOMAXPROCS(0) }
 
+// WindowBytes is what a run of workers workers holds beyond the bytes of
+// its lines (which Config.Take counts): its window of 2 × workers + 2
+// chunks, each buffer up to twice its 256 KiB as it grows, its answers,
+// and the reader's 64 KiB. A server holds it in its budget for each
+// batch request, so that requests at once cannot pass the budget.
+func WindowBytes(workers int) int64 {
+	w := int64(min(max(workers, 1), MaxWorkers()))
+	return (2*w+2)*2*chunkBytes + 64<<10
+}
+
 // Config configures [Run].
 type Config struct {
 	// Tool answers every line.
