@@ -45,13 +45,18 @@ def batch(conn, tool, version, lines):
     resp = conn.getresponse()
     if resp.status != 200:
         raise RuntimeError(f"{resp.status}: {resp.read().decode()}")
-    answered = 0
+    answered, pending = 0, b""
     while True:
-        answer = resp.readline()
-        if not answer:
+        data = resp.read1(1 << 16)  # what has arrived, at most 64 KiB: answers as they come
+        if not data:
             break
-        answered += 1
-        yield answer
+        lines = (pending + data).split(b"\n")
+        pending = lines.pop()
+        answered += len(lines)
+        for answer in lines:
+            yield answer + b"\n"
+    if pending:
+        raise RuntimeError("the answer ended inside a line")
     sender.join()
     if failed or answered != sent[0]:
         raise RuntimeError(f"the stream was cut after {answered} of {sent[0]} lines")
