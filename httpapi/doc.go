@@ -12,6 +12,13 @@
 //	GET  /v1/tools                                      the descriptors, a JSON array in schema.Tools order
 //	GET  /v1/tools/{id}/versions/{version}              one descriptor
 //	POST /v1/tools/{id}/versions/{version}/execute      body: one input document
+//	POST /v1/tools/{id}/versions/{version}/batch        body: JSON Lines; answer: JSON Lines, streamed
+//
+// The batch route answers line N of its body with line N of its answer,
+// each the bytes `claimcheck batch` writes for it, while the body
+// arrives; its counts, and why the server cut it short if it did, are in
+// the trailers (TrailerLines, ...; see docs/serving.md). Its lines are
+// capped by MaxBodyBytes each and Options.MaxBatchLines in all.
 //
 // HEAD is served wherever GET is. The execute path is the descriptor's
 // execute_url ([schema.Tool.ExecuteURL]). Path segments are percent-decoded.

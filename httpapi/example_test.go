@@ -67,10 +67,13 @@ func ExampleOpenAPI() {
 	// 3.1.0
 	// /v1/tools
 	// /v1/tools/multiset-difference-check/versions/1.0.0
+	// /v1/tools/multiset-difference-check/versions/1.0.0/batch
 	// /v1/tools/multiset-difference-check/versions/1.0.0/execute
 	// /v1/tools/multiset-equality-check/versions/1.0.0
+	// /v1/tools/multiset-equality-check/versions/1.0.0/batch
 	// /v1/tools/multiset-equality-check/versions/1.0.0/execute
 	// /v1/tools/rational-expression-check/versions/1.0.0
+	// /v1/tools/rational-expression-check/versions/1.0.0/batch
 	// /v1/tools/rational-expression-check/versions/1.0.0/execute
 }
 
@@ -154,4 +157,54 @@ func ExampleObservation() {
 	o := seen[0]
 	fmt.Println(o.Route == httpapi.RouteExecute, o.Tool, o.Version, o.Status, o.Verdict)
 	// Output: true rational-expression-check 1.0.0 200 value_mismatch
+}
+
+// POST JSON Lines to a tool's batch URL: the answers come back in order,
+// line N answering line N, and the trailers (and Observation.Batch) count
+// them.
+func ExampleBatch() {
+	var seen *httpapi.Batch
+	srv := httptest.NewServer(httpapi.New(httpapi.Options{
+		Observe: func(_ *http.Request, o httpapi.Observation) { seen = o.Batch },
+	}))
+	defer srv.Close()
+
+	res, err := srv.Client().Post(srv.URL+"/v1/tools/multiset-equality-check/versions/1.0.0/batch",
+		"application/jsonl", strings.NewReader("{\"source\":[1],\"claim\":[1]}\n{\"source\":[1],\"claim\":[]}\n[\n"))
+	if err != nil {
+		panic(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for line := range strings.Lines(string(body)) {
+		fmt.Print(line[:min(len(line), 40)], "\n")
+	}
+	fmt.Println(res.Trailer.Get(httpapi.TrailerLines), res.Trailer.Get(httpapi.TrailerValid),
+		res.Trailer.Get(httpapi.TrailerInvalid), res.Trailer.Get(httpapi.TrailerErrors))
+	fmt.Println(seen.Lines, seen.Verdicts)
+	// Output:
+	// {"valid":true,"reference_version":"ISO/I
+	// {"valid":false,"reason":"claim_mismatch"
+	// {"error":{"code":"invalid_input","path":
+	// 3 1 1 1
+	// 3 [{valid 1} {claim_mismatch 1} {error 1}]
+}
+
+// Observation.Batch.Verdicts counts a batch request's lines by verdict,
+// for metrics of one's own.
+func ExampleLineCount() {
+	counts := map[string]int64{}
+	h := httpapi.New(httpapi.Options{Observe: func(_ *http.Request, o httpapi.Observation) {
+		if o.Batch != nil {
+			for _, c := range o.Batch.Verdicts {
+				counts[c.Verdict] += c.Count
+			}
+		}
+	}})
+	req := httptest.NewRequest("POST", "/v1/tools/multiset-equality-check/versions/1.0.0/batch",
+		strings.NewReader("{\"source\":[1],\"claim\":[1]}\n{\"source\":[2],\"claim\":[2]}\n"))
+	req.Header.Set("Content-Type", "application/x-ndjson")
+	h.ServeHTTP(httptest.NewRecorder(), req)
+	fmt.Println(counts["valid"])
+	// Output: 2
 }

@@ -25,6 +25,11 @@ const (
 	DefaultBodyTimeout     = intake.DefaultBodyTimeout
 	DefaultBodyIdleTimeout = intake.DefaultBodyIdleTimeout
 	DefaultWriteTimeout    = intake.DefaultWriteTimeout
+	// DefaultMaxBatchLines is the most lines a batch request answers by
+	// default: a million small lines are a few seconds of one core, so
+	// that one request cannot hold a connection and its slots for long,
+	// and a pipeline splits a larger input over several requests.
+	DefaultMaxBatchLines = 1_000_000
 )
 
 // Options configure the handler of [New]. The zero value is ready to use.
@@ -89,6 +94,10 @@ type Options struct {
 	// root, and every byte served is as without the option. A trailing "/"
 	// is dropped; a BasePath not starting with "/" makes New panic.
 	BasePath string
+	// MaxBatchLines caps the lines of a batch request: the lines after
+	// it are not read, and the answer's Claimcheck-Cut trailer says
+	// max_batch_lines. Zero or negative means DefaultMaxBatchLines.
+	MaxBatchLines int64
 }
 
 // An Observation describes one request the handler has answered.
@@ -114,6 +123,30 @@ type Observation struct {
 	// Duration is the time from the handler's start to the end of the
 	// response.
 	Duration time.Duration
+	// Batch is what a batch request's lines got; nil for the other
+	// routes, and for a batch request refused before its first line.
+	Batch *Batch
+}
+
+// Batch is what the lines of a batch request got ([Observation.Batch]):
+// the counts its trailers carry, and the lines by verdict.
+type Batch struct {
+	// Lines, Valid, Invalid and Errors are the counts of the trailers
+	// Claimcheck-Lines, -Valid, -Invalid and -Errors.
+	Lines, Valid, Invalid, Errors int64
+	// Cut is the Claimcheck-Cut trailer, "" when the stream was not cut.
+	Cut string
+	// Verdicts counts the lines by verdict: "valid", the reason of a false
+	// verdict, or "error" for an error document, each in the order it
+	// first came.
+	Verdicts []LineCount
+}
+
+// A LineCount is how many lines of a batch request got one verdict
+// ([Batch.Verdicts]).
+type LineCount struct {
+	Verdict string
+	Count   int64
 }
 
 // The routes of [Observation.Route], in the form of the package
@@ -122,6 +155,7 @@ const (
 	RouteTools      = "/v1/tools"
 	RouteDescriptor = "/v1/tools/{id}/versions/{version}"
 	RouteExecute    = "/v1/tools/{id}/versions/{version}/execute"
+	RouteBatch      = "/v1/tools/{id}/versions/{version}/batch"
 )
 
 // Error codes of this package, for failures of the HTTP request itself
@@ -174,6 +208,10 @@ func newHandler(opts Options, execute func(*schema.Tool, []byte) (schema.Output,
 			MaxConcurrent: opts.MaxConcurrent, BodyTimeout: opts.BodyTimeout, BodyIdleTimeout: opts.BodyIdleTimeout,
 			WriteTimeout: opts.WriteTimeout}),
 		execute: execute, log: opts.Logger, observe: opts.Observe,
+		maxBatchLines: opts.MaxBatchLines,
+	}
+	if h.maxBatchLines <= 0 {
+		h.maxBatchLines = DefaultMaxBatchLines
 	}
 	h.serve = h.route
 	// Descriptors never change: encode them once, with their execute_url
@@ -218,6 +256,8 @@ type handler struct {
 	execute func(*schema.Tool, []byte) (schema.Output, error)
 	log     *slog.Logger
 	observe func(*http.Request, Observation)
+	// maxBatchLines caps a batch request's lines (Options.MaxBatchLines).
+	maxBatchLines int64
 	// serve answers the request; it is h.route except in tests.
 	serve func(*httpjson.Recorder, *http.Request, *Observation)
 }
@@ -301,10 +341,13 @@ func (h *handler) route(w *httpjson.Recorder, r *http.Request, obs *Observation)
 			httpjson.Write(w, r, http.StatusOK, h.list)
 		}
 		return
-	case (len(segs) == 5 || len(segs) == 6 && segs[5] == "execute") && segs[3] == "versions" && segs[2] != "" && segs[4] != "":
+	case (len(segs) == 5 || len(segs) == 6 && (segs[5] == "execute" || segs[5] == "batch")) && segs[3] == "versions" && segs[2] != "" && segs[4] != "":
 		obs.Route = RouteDescriptor
 		if len(segs) == 6 {
 			obs.Route = RouteExecute
+			if segs[5] == "batch" {
+				obs.Route = RouteBatch
+			}
 		}
 		st := h.tools[[2]string{segs[2], segs[4]}]
 		if st == nil {
@@ -321,7 +364,11 @@ func (h *handler) route(w *httpjson.Recorder, r *http.Request, obs *Observation)
 			return
 		}
 		if allow(w, r, "POST") {
-			h.serveExecute(w, r, t, obs)
+			if obs.Route == RouteBatch {
+				h.serveBatch(w, r, t, obs)
+			} else {
+				h.serveExecute(w, r, t, obs)
+			}
 		}
 		return
 	}

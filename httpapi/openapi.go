@@ -188,6 +188,49 @@ func buildOpenAPI(basePath string) []byte {
 			},
 		}}
 	}
+	for _, t := range schema.Tools() {
+		name := t.ID + "-" + t.Version
+		trailer := func(d string) obj {
+			return obj{"description": d, "schema": obj{"type": "string", "pattern": "^[0-9]+$"}}
+		}
+		lines := obj{"schema": obj{"type": "string", "description": "one answer a line, line N answering line N: the output document of " +
+			name + "-output, or an error document (Error), each the bytes claimcheck batch writes"}}
+		paths["/v1/tools/"+t.ID+"/versions/"+t.Version+"/batch"] = obj{"post": obj{
+			"operationId": "batch" + operationName(t.ID, t.Version),
+			"summary":     "Run " + t.ID + "@" + t.Version + " on every line of a JSON Lines body, streaming the answers",
+			"description": "The body is JSON Lines, one input document a line (" + name + "-input); the answer is JSON Lines in the same order, " +
+				"written while the body arrives. A line over the document cap gets its limit_exceeded error document and the stream goes on. " +
+				"What the status line cannot say once the answers have started is in the trailers, declared in the Trailer header: " +
+				TrailerLines + ", " + TrailerValid + ", " + TrailerInvalid + ", " + TrailerErrors + " (decimal counts) and, when the server " +
+				"ended the stream before the end of the body, " + TrailerCut + " (max_batch_lines, overloaded, request_timeout or invalid_input).",
+			"requestBody": obj{"required": true, "content": obj{
+				httpjson.JSONLines: obj{"schema": obj{"type": "string"}},
+				httpjson.NDJSON:    obj{"schema": obj{"type": "string"}},
+			}},
+			"responses": obj{
+				"200": obj{
+					"description": "the answers, one a line; the trailers count them",
+					"headers": obj{
+						"Trailer":      obj{"required": true, "description": "the trailers the answer ends with", "schema": obj{"type": "string"}},
+						TrailerLines:   trailer("trailer: the lines answered"),
+						TrailerValid:   trailer("trailer: of them, output documents with \"valid\":true"),
+						TrailerInvalid: trailer("trailer: output documents with \"valid\":false"),
+						TrailerErrors:  trailer("trailer: error documents"),
+						TrailerCut: obj{"description": "trailer, present when the server ended the stream early: why",
+							"schema": obj{"type": "string", "enum": []string{CutMaxBatchLines, string(Overloaded), string(RequestTimeout), string(claimcheck.InvalidInput)}}},
+					},
+					"content": obj{httpjson.JSONLines: lines, httpjson.NDJSON: lines},
+				},
+				"400": ref("responses", "InvalidInput"),
+				"404": ref("responses", "NotFound"),
+				"405": ref("responses", "MethodNotAllowed"),
+				"408": ref("responses", "RequestTimeout"),
+				"415": ref("responses", "UnsupportedMediaType"),
+				"500": ref("responses", "InternalError"),
+				"503": ref("responses", "Overloaded"),
+			},
+		}}
+	}
 	var servers []obj
 	if basePath != "" {
 		servers = []obj{{"url": basePath, "description": "the prefix the service is mounted under"}}

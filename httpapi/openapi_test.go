@@ -256,3 +256,53 @@ func TestOpenAPIRefusesWrongDocuments(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPIBatch: the document carries each tool's batch route, and
+// kin-openapi accepts its requests (both media types) and its answers (a
+// 200 of JSON Lines with the Trailer header, a 415, a 404), and refuses
+// an answer of a media type the route does not document.
+func TestOpenAPIBatch(t *testing.T) {
+	// JSON Lines is text to the validator: its schema is a string.
+	openapi3filter.RegisterBodyDecoder(httpjson.JSONLines, openapi3filter.PlainBodyDecoder)
+	openapi3filter.RegisterBodyDecoder(httpjson.NDJSON, openapi3filter.PlainBodyDecoder)
+	v := newValidator(t)
+	h := New(Options{})
+	for _, tool := range schema.Tools() {
+		path := "/v1/tools/" + tool.ID + "/versions/" + tool.Version + "/batch"
+		for _, ct := range []string{httpjson.JSONLines, httpjson.NDJSON} {
+			body := append(append([]byte{}, tool.Examples[0].Input...), '\n')
+			req := httptest.NewRequest("POST", path, bytes.NewReader(body))
+			req.Header.Set("Content-Type", ct)
+			if err := v.request(req); err != nil {
+				t.Errorf("%s %s: request refused: %v", path, ct, err)
+			}
+			req = httptest.NewRequest("POST", path, bytes.NewReader(body))
+			req.Header.Set("Content-Type", ct)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != 200 || rec.Header().Get("Trailer") == "" {
+				t.Fatalf("%s: %d %v", path, rec.Code, rec.Header())
+			}
+			if err := v.response(req, rec); err != nil {
+				t.Errorf("%s %s: answer refused: %v", path, ct, err)
+			}
+		}
+		wrong := httptest.NewRequest("POST", path, strings.NewReader("{}\n"))
+		wrong.Header.Set("Content-Type", "text/plain")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, wrong)
+		if rec.Code != 415 {
+			t.Fatalf("%s text/plain: %d", path, rec.Code)
+		}
+		if err := v.response(wrong, rec); err != nil {
+			t.Errorf("%s 415: %v", path, err)
+		}
+		bad := httptest.NewRecorder()
+		bad.Header().Set("Content-Type", "text/html")
+		bad.WriteHeader(200)
+		bad.WriteString("<p>")
+		if v.response(wrong, bad) == nil {
+			t.Errorf("%s: an HTML 200 is accepted", path)
+		}
+	}
+}

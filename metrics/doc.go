@@ -14,12 +14,14 @@
 //	claimcheck_http_requests_in_flight                            gauge
 //	claimcheck_http_request_body_bytes{tool}                      histogram (execute requests)
 //	claimcheck_verdicts_total{tool,version,verdict}                counter
+//	claimcheck_batch_lines_total{tool,version,verdict}             counter
 //
 // route is the route pattern (httpapi.RouteTools, RouteDescriptor or
-// RouteExecute, a route of package service such as /healthz or /mcp, or ""
+// RouteExecute or RouteBatch, a route of package service such as /healthz or /mcp, or ""
 // for a path with no route), tool and version the served tool (or ""),
 // status the response
 // status ("0": none was written, the client went away), verdict "valid" or
-// the output document's reason. Every label has a small, fixed set of
+// the output document's reason (for a batch request's lines also "error",
+// a line answered with an error document). Every label has a small, fixed set of
 // values: an unknown tool id or a random path never becomes one.
 package metrics

@@ -19,12 +19,14 @@ type Metrics struct {
 	inFlight  prometheus.Gauge
 	bodyBytes *prometheus.HistogramVec
 	verdicts  *prometheus.CounterVec
+	batch     *prometheus.CounterVec
 	// The children of the vectors for each set of label values seen so
 	// far, so that a request does not hash its labels into the vectors:
 	// the sets are few and fixed (see the package documentation), and the
 	// vectors keep every child anyway.
 	series  cache[seriesKey, *series]
 	verdict cache[verdictKey, prometheus.Counter]
+	lines   cache[verdictKey, prometheus.Counter]
 }
 
 type seriesKey struct {
@@ -100,8 +102,12 @@ func New(reg prometheus.Registerer) *Metrics {
 			Name: "claimcheck_verdicts_total",
 			Help: "Output documents answered, by tool, version and verdict: valid, or the document's reason.",
 		}, []string{"tool", "version", "verdict"}),
+		batch: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "claimcheck_batch_lines_total",
+			Help: "Lines of batch requests answered, by tool, version and verdict: valid, the output document's reason, or error for an error document.",
+		}, []string{"tool", "version", "verdict"}),
 	}
-	reg.MustRegister(m.requests, m.duration, m.inFlight, m.bodyBytes, m.verdicts)
+	reg.MustRegister(m.requests, m.duration, m.inFlight, m.bodyBytes, m.verdicts, m.batch)
 	return m
 }
 
@@ -117,6 +123,15 @@ func (m *Metrics) Observe(_ *http.Request, o httpapi.Observation) {
 	if o.Verdict != "" {
 		m.verdict.get(verdictKey{o.Tool, o.Version, o.Verdict}, m.newVerdict).Inc()
 	}
+	if o.Batch != nil {
+		for _, c := range o.Batch.Verdicts {
+			m.lines.get(verdictKey{o.Tool, o.Version, c.Verdict}, m.newLines).Add(float64(c.Count))
+		}
+	}
+}
+
+func (m *Metrics) newLines(k verdictKey) prometheus.Counter {
+	return m.batch.WithLabelValues(k.tool, k.version, k.verdict)
 }
 
 func (m *Metrics) newSeries(k seriesKey) *series {

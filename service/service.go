@@ -321,6 +321,12 @@ func (s *Service) observe(r *http.Request, o httpapi.Observation) {
 	if o.BodyBytes > 0 {
 		attrs = append(attrs, slog.Int64("body_bytes", o.BodyBytes))
 	}
+	if b := o.Batch; b != nil {
+		attrs = append(attrs, slog.Int64("lines", b.Lines))
+		if b.Cut != "" {
+			attrs = append(attrs, slog.String("cut", b.Cut))
+		}
+	}
 	s.log.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
 }
 

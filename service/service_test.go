@@ -312,3 +312,46 @@ func TestMCP(t *testing.T) {
 		t.Fatalf("structuredContent %s, want %s", got, eq.Examples[1].Output)
 	}
 }
+
+// TestBatchLinesMetric: /metrics counts a batch request's lines by
+// verdict (valid, the reason, error), with the tool and version labels.
+func TestBatchLinesMetric(t *testing.T) {
+	svc := service.New(service.Options{})
+	req := httptest.NewRequest("POST", "/v1/tools/multiset-equality-check/versions/1.0.0/batch", strings.NewReader(
+		"{\"source\":[1],\"claim\":[1]}\n{\"source\":[2],\"claim\":[2]}\n{\"source\":[1],\"claim\":[]}\n[\n"))
+	req.Header.Set("Content-Type", "application/jsonl")
+	req.Host = "127.0.0.1"
+	rec := httptest.NewRecorder()
+	svc.ServeHTTP(rec, req)
+	if rec.Code != 200 {
+		t.Fatalf("batch: %d %s", rec.Code, rec.Body.Bytes())
+	}
+	rec = httptest.NewRecorder()
+	m := httptest.NewRequest("GET", "/metrics", nil)
+	m.Host = "127.0.0.1"
+	svc.ServeHTTP(rec, m)
+	for _, want := range []string{
+		`claimcheck_batch_lines_total{tool="multiset-equality-check",verdict="valid",version="1.0.0"} 2`,
+		`claimcheck_batch_lines_total{tool="multiset-equality-check",verdict="claim_mismatch",version="1.0.0"} 1`,
+		`claimcheck_batch_lines_total{tool="multiset-equality-check",verdict="error",version="1.0.0"} 1`,
+		`claimcheck_http_requests_total{route="/v1/tools/{id}/versions/{version}/batch",status="200",tool="multiset-equality-check",version="1.0.0"} 1`,
+	} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("/metrics has no %s", want)
+		}
+	}
+}
+
+// TestBatchUnderBasePath: the batch route is served under a prefix too.
+func TestBatchUnderBasePath(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.Handle("/api/", http.StripPrefix("/api", service.New(service.Options{BasePath: "/api"})))
+	req := httptest.NewRequest("POST", "/api/v1/tools/rational-expression-check/versions/1.0.0/batch",
+		strings.NewReader(`{"expression":"1/2","claimed_value":"1/2","require_canonical":true}`+"\n"))
+	req.Host = "127.0.0.1"
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, req)
+	if rec.Code != 200 || !strings.HasPrefix(rec.Body.String(), `{"valid":true`) {
+		t.Fatalf("%d %s", rec.Code, rec.Body.Bytes())
+	}
+}

@@ -42,6 +42,8 @@ func TestBinary(t *testing.T) {
 	// First and alone: it measures a process's memory under load.
 	t.Run("serve memory under 60 MB calls", func(t *testing.T) { longOnly(t); testServeMemory(t, bin) })
 	t.Run("exit codes", func(t *testing.T) { t.Parallel(); testExitCodes(t, bin) })
+	t.Run("batch -j 1000000000", func(t *testing.T) { t.Parallel(); testBatchHugeJ(t, bin) })
+	t.Run("batch route clients", func(t *testing.T) { t.Parallel(); testBatchClients(t, bin) })
 	t.Run("pipes", func(t *testing.T) { t.Parallel(); testPipes(t, bin) })
 	t.Run("version", func(t *testing.T) { t.Parallel(); testVersion(t, bin) })
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
@@ -374,4 +376,58 @@ func testServe(t *testing.T, bin string, sig os.Signal) {
 		t.Fatal(err)
 	}
 	p.stop(t, sig)
+}
+
+// testBatchHugeJ: "batch -j 1000000000" on a 10-line input is held at
+// GOMAXPROCS workers and allocates nothing in proportion to the flag: its
+// peak RSS stays under 100 MB (a window made up front for the flag was
+// 16.7 GB), and its answers are those of -j 1.
+func testBatchHugeJ(t *testing.T, bin string) {
+	var in bytes.Buffer
+	for i := range 10 {
+		fmt.Fprintf(&in, "{\"source\":[%d],\"claim\":[%d]}\n", i, i+i%2)
+	}
+	// The peak is read from /proc while the process runs, its input still
+	// open: the rusage of a process that a fork of this (large) test
+	// process exec'd keeps the parent's peak.
+	cmd := exec.Command(bin, "batch", "-j", "1000000000", schema.MultisetEquality)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	stdin.Write(in.Bytes())
+	br := bufio.NewReader(stdout)
+	var out bytes.Buffer
+	for range 10 {
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("batch -j 1000000000: %v after %q", err, out.Bytes())
+		}
+		out.Write(line)
+	}
+	peak, ok := peakRSS(cmd.Process.Pid)
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("batch -j 1000000000: %v", err)
+	}
+	if !ok {
+		t.Skip("no /proc here")
+	}
+	if peak >= 100e6 {
+		t.Errorf("peak RSS %d bytes, want under 100 MB", peak)
+	} else {
+		t.Logf("peak RSS %.1f MiB", float64(peak)/(1<<20))
+	}
+	want, _, _ := runBinary(t, bin, in.Bytes(), "batch", "-j", "1", schema.MultisetEquality)
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("-j 1000000000 answered\n%s\nwant (-j 1)\n%s", out.Bytes(), want)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/claimcheck/claimcheck/internal/conformance"
+	"github.com/claimcheck/claimcheck/internal/jsonl"
 	"github.com/claimcheck/claimcheck/internal/testutil"
 	"github.com/claimcheck/claimcheck/schema"
 )
@@ -410,7 +411,7 @@ func TestDocBlankLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "//\t" + string(blankLine().AppendJSON(nil)) + "\n"; !strings.Contains(string(src), want) {
+	if want := "//\t" + string(jsonl.BlankLine().AppendJSON(nil)) + "\n"; !strings.Contains(string(src), want) {
 		t.Errorf("main.go does not show %q", want)
 	}
 }

@@ -1,28 +1,25 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"runtime/debug"
 
 	"github.com/claimcheck/claimcheck"
-	"github.com/claimcheck/claimcheck/internal/errs"
-	"github.com/claimcheck/claimcheck/internal/httpjson"
+	"github.com/claimcheck/claimcheck/internal/jsonl"
 	"github.com/claimcheck/claimcheck/schema"
 )
 
 // outcome is the kind of document an input got, from best to worst: the
 // exit code of a run or batch is that of its worst outcome (exitCode).
-type outcome uint8
+type outcome = jsonl.Outcome
 
 const (
-	gotValid    outcome = iota // an output document with "valid":true
-	gotInvalid                 // an output document with "valid":false
-	gotError                   // an error document of the contract
-	gotInternal                // the tool panicked: an internal_error document
+	gotValid    = jsonl.Valid    // an output document with "valid":true
+	gotInvalid  = jsonl.Invalid  // an output document with "valid":false
+	gotError    = jsonl.Error    // an error document of the contract
+	gotInternal = jsonl.Internal // the tool panicked: an internal_error document
 )
 
 // exitCode is the exit code of a run whose worst outcome is o; with
@@ -41,41 +38,14 @@ func exitCode(o outcome, invalidExit bool) int {
 	return exitOK
 }
 
-// answer appends the document for input (output or error document, no
-// newline) to dst, and says what it is: its outcome, and the reason of an
-// invalid verdict or the code of an error document (detail), as Execute
-// hands them back. A panic in the tool is recovered into an internal_error
-// document and described, with its stack, in report.
+// answer is jsonl.Answer with the tool's own Execute: the document for
+// input, what it is, and a panic's report.
 func answer(dst []byte, t *schema.Tool, input []byte) (out []byte, o outcome, detail, report string) {
-	defer func() {
-		if v := recover(); v != nil {
-			e := errs.Coded(codeInternal, "internal error: the tool panicked")
-			out, o, detail, report = e.AppendJSON(dst), gotInternal, string(codeInternal), fmt.Sprintf("panic: %v\n%s", v, debug.Stack())
-		}
-	}()
-	res, err := t.Execute(input)
-	if err == nil {
-		o = gotInvalid
-		if res.Valid {
-			o = gotValid
-		}
-		return append(dst, res.Doc...), o, res.Reason, ""
-	}
-	var e *claimcheck.Error
-	if !errors.As(err, &e) {
-		// Execute documents *claimcheck.Error as its only error; anything else
-		// is a bug, reported the same way as a panic.
-		panic(fmt.Sprintf("%s returned %T, not *claimcheck.Error: %v", t.ID, err, err))
-	}
-	return e.AppendJSON(dst), gotError, string(e.Code), ""
+	return jsonl.Answer(dst, t, input, nil)
 }
 
-// codeInternal is the code of the document a line gets when its tool
-// panicked (exit status 3). It is the CLI's, not the tools' contract's.
-const codeInternal = httpjson.InternalError
-
 // tooLarge is the error document of a document or line over the byte cap.
-func tooLarge(what string, max int64) *claimcheck.Error { return httpjson.TooLarge(what, max) }
+func tooLarge(what string, max int64) *claimcheck.Error { return jsonl.TooLarge(what, max) }
 
 const runSynopsis = "claimcheck run [-exit-code] [-max-document-bytes N] TOOL_ID [FILE]"
 

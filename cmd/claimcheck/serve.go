@@ -29,7 +29,7 @@ import (
 )
 
 const serveSynopsis = "claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes N] [-max-concurrent N] [-max-buffered-bytes N] " +
-	"[-max-connections N] [-body-timeout D] [-body-idle-timeout D] [-write-timeout D] [-base-path /PREFIX] [-access-log] " +
+	"[-max-connections N] [-max-batch-lines N] [-body-timeout D] [-body-idle-timeout D] [-write-timeout D] [-base-path /PREFIX] [-access-log] " +
 	"[-allowed-hosts NAME,...] [-allowed-origins ORIGIN,...] [-metrics-addr HOST:PORT] [-shutdown-delay D] [-shutdown-timeout D] [-tls-cert FILE -tls-key FILE] [-h2c]"
 
 // defaultConnections is -max-connections' default where the
@@ -70,6 +70,7 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 	maxBuf := fs.Int64("max-buffered-bytes", 0, "hold at most `bytes` of request bodies in memory (0: 2 × max-concurrent × max-body-bytes); a body that does not fit gets 503 at once")
 	maxConns := fs.Int("max-connections", 0, "hold at most `N` connections open (and 16 spares, for probes), closing the longest idle one, else the slowest upload, for a new one "+
 		"(0: 4096, or fewer where the file-descriptor limit is lower)")
+	maxBatch := fs.Int64("max-batch-lines", httpapi.DefaultMaxBatchLines, "answer at most `N` lines of a batch request; the rest is not read and the Claimcheck-Cut trailer says max_batch_lines")
 	bodyTimeout := fs.Duration("body-timeout", httpapi.DefaultBodyTimeout, "answer 408 to a body not in after this long")
 	idleTimeout := fs.Duration("body-idle-timeout", httpapi.DefaultBodyIdleTimeout, "answer 408 to a body that stalls this long (at most -body-timeout)")
 	writeTimeout := fs.Duration("write-timeout", httpapi.DefaultWriteTimeout, "time to check and answer once a body is in (half of it at most waiting for a turn, then 503)")
@@ -98,6 +99,9 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 	}
 	if *maxBody <= 0 {
 		return opts, cfg, usage("-max-body-bytes must be positive"), false
+	}
+	if *maxBatch <= 0 {
+		return opts, cfg, usage("-max-batch-lines must be positive"), false
 	}
 	if (*tlsCert == "") != (*tlsKey == "") {
 		return opts, cfg, usage("-tls-cert and -tls-key go together"), false
@@ -155,7 +159,7 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 		AllowedOrigins:  origins,
 		SeparateMetrics: *metricsAddr != "",
 		API: httpapi.Options{MaxBodyBytes: *maxBody, MaxConcurrent: *maxConc, MaxBufferedBytes: *maxBuf,
-			BodyTimeout: bt, BodyIdleTimeout: it, WriteTimeout: wt},
+			BodyTimeout: bt, BodyIdleTimeout: it, WriteTimeout: wt, MaxBatchLines: *maxBatch},
 		// /mcp: the same flags; its body cap is -max-body-bytes plus the
 		// JSON-RPC envelope (mcpserver.EnvelopeBytes).
 		MCP: mcpserver.Options{Version: moduleVersion(), MaxDocumentBytes: *maxBody, MaxConcurrent: *maxConc, MaxBufferedBytes: *maxBuf,

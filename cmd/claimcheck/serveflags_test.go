@@ -60,3 +60,30 @@ func TestServeFlagsReachBothRoutes(t *testing.T) {
 		}
 	})
 }
+
+// TestServeMaxBatchLines: -max-batch-lines reaches the tools API, its
+// default is httpapi's, and a count that is not positive is a usage error.
+func TestServeMaxBatchLines(t *testing.T) {
+	testutil.Run(t, []struct {
+		reason string
+		args   []string
+		want   int64 // 0: refused
+	}{
+		{"the default", nil, 1_000_000},
+		{"a count of one's own", []string{"-max-batch-lines", "10"}, 10},
+		{"zero caps nothing: refused", []string{"-max-batch-lines", "0"}, 0},
+		{"negative: refused", []string{"-max-batch-lines", "-1"}, 0},
+	}, func(t *testing.T, tc struct {
+		reason string
+		args   []string
+		want   int64
+	}) {
+		opts, _, code, ok := serveFlags(tc.args, io.Discard)
+		switch {
+		case tc.want == 0 && (ok || code != exitUsage):
+			t.Fatalf("accepted (%d)", code)
+		case tc.want != 0 && (!ok || opts.API.MaxBatchLines != tc.want):
+			t.Fatalf("ok %v, MaxBatchLines %d", ok, opts.API.MaxBatchLines)
+		}
+	})
+}

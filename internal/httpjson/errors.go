@@ -193,6 +193,44 @@ func ContentType(r *http.Request) *claimcheck.Error {
 	return nil
 }
 
+// Media types of JSON Lines: a batch request's body and its answer.
+const (
+	JSONLines = "application/jsonl"
+	NDJSON    = "application/x-ndjson"
+)
+
+// LinesContentType returns the media type of r's body when it is JSON
+// Lines: application/jsonl or application/x-ndjson (any case, any
+// parameters, but a charset only utf-8), or application/jsonl for a body
+// without a Content-Type that no browser sent (no Origin; see
+// [ContentType]). Any other is the unsupported_media_type error.
+func LinesContentType(r *http.Request) (string, *claimcheck.Error) {
+	ct := HeaderValue(r.Header, "Content-Type")
+	if ct == "" {
+		if HeaderValue(r.Header, "Origin") == "" {
+			return JSONLines, nil
+		}
+		return "", errs.Coded(UnsupportedMediaType, "a browser's POST needs Content-Type application/jsonl")
+	}
+	switch {
+	case strings.EqualFold(ct, JSONLines):
+		return JSONLines, nil
+	case strings.EqualFold(ct, NDJSON):
+		return NDJSON, nil
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return "", errs.Coded(UnsupportedMediaType, "malformed Content-Type "+strconv.Quote(ct))
+	}
+	if mt != JSONLines && mt != NDJSON {
+		return "", errs.Coded(UnsupportedMediaType, "Content-Type "+strconv.Quote(mt)+" is not application/jsonl or application/x-ndjson")
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		return "", errs.Coded(UnsupportedMediaType, "charset "+strconv.Quote(cs)+" is not utf-8")
+	}
+	return mt, nil
+}
+
 // mediaType returns "" for application/json (any case, any parameters,
 // but a charset only utf-8), else why not.
 func mediaType(ct string) string {

@@ -1,0 +1,195 @@
+package httpapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/claimcheck/claimcheck/internal/testutil"
+	"github.com/claimcheck/claimcheck/schema"
+)
+
+const batchPath = "/v1/tools/multiset-equality-check/versions/1.0.0/batch"
+
+func postBatch(t *testing.T, url, ct string, body io.Reader, gz bool) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url+batchPath, body)
+	if ct != "" {
+		req.Header.Set("Content-Type", ct)
+	}
+	if gz {
+		req.Header.Set("Content-Encoding", "gzip")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, b
+}
+
+// TestBatchRoute: limits, media types and trailers of the batch route.
+func TestBatchRoute(t *testing.T) {
+	srv := httptest.NewServer(New(Options{MaxBodyBytes: 40, MaxBufferedBytes: 64 << 20, MaxBatchLines: 3, Logger: discardLogger()}))
+	defer srv.Close()
+	ok := `{"source":[1],"claim":[1]}` + "\n"
+	long := `{"source":[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1],"claim":[1]}` + "\n"
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte(ok + ok))
+	zw.Close()
+	type row struct {
+		reason      string
+		ct, body    string
+		gz          bool
+		status      int
+		lines, cut  string
+		answerLines int
+	}
+	testutil.Run(t, []row{
+		{reason: "an over-long line gets limit_exceeded and the stream goes on", ct: "application/jsonl", body: ok + long + ok,
+			status: 200, lines: "3", answerLines: 3},
+		{reason: "more lines than the cap: cut after it, the trailer says why", ct: "application/jsonl", body: ok + ok + ok + ok + ok,
+			status: 200, lines: "3", cut: "max_batch_lines", answerLines: 3},
+		{reason: "exactly the cap is not cut", ct: "application/x-ndjson; charset=utf-8", body: ok + ok + ok, status: 200, lines: "3", answerLines: 3},
+		{reason: "no Content-Type is JSON Lines", body: ok, status: 200, lines: "1", answerLines: 1},
+		{reason: "gzip, as the other routes", ct: "application/jsonl", body: zipped.String(), gz: true, status: 200, lines: "2", answerLines: 2},
+		{reason: "an empty body has no lines", ct: "application/jsonl", body: "", status: 200, lines: "0"},
+		{reason: "application/json is not JSON Lines", ct: "application/json", body: ok, status: 415},
+		{reason: "a broken gzip body before any line is a 400", ct: "application/jsonl", body: "not gzip", gz: true, status: 400},
+	}, func(t *testing.T, tc row) {
+		resp, b := postBatch(t, srv.URL, tc.ct, strings.NewReader(tc.body), tc.gz)
+		if resp.StatusCode != tc.status {
+			t.Fatalf("status %d: %s", resp.StatusCode, b)
+		}
+		if tc.status != 200 {
+			if !bytes.HasPrefix(b, []byte(`{"error":`)) {
+				t.Fatalf("not an error document: %s", b)
+			}
+			return
+		}
+		if n := bytes.Count(b, []byte("\n")); n != tc.answerLines {
+			t.Fatalf("%d answer lines, want %d: %s", n, tc.answerLines, b)
+		}
+		if got := resp.Trailer.Get(TrailerLines); got != tc.lines {
+			t.Errorf("Claimcheck-Lines %q, want %q", got, tc.lines)
+		}
+		if got := resp.Trailer.Get(TrailerCut); got != tc.cut {
+			t.Errorf("Claimcheck-Cut %q, want %q", got, tc.cut)
+		}
+		if strings.Contains(tc.body, long) && !bytes.Contains(b, []byte(`"limit":"max_document_bytes"`)) {
+			t.Errorf("no limit_exceeded line: %s", b)
+		}
+	})
+}
+
+// TestBatchRouteSlots: batch requests check at most as many chunks at
+// once as there are slots (here 1), however many lines they send and
+// however many of them run at once.
+func TestBatchRouteSlots(t *testing.T) {
+	var running, most atomic.Int32
+	h := newHandler(Options{MaxConcurrent: 1, Logger: discardLogger()}, func(tool *schema.Tool, in []byte) (schema.Output, error) {
+		n := running.Add(1)
+		for {
+			m := most.Load()
+			if n <= m || most.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		defer running.Add(-1)
+		return tool.Execute(in)
+	})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	body := strings.Repeat(`{"source":[1,2],"claim":[2,1]}`+"\n", 20000)
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			resp, b := postBatch(t, srv.URL, "application/jsonl", strings.NewReader(body), false)
+			if resp.StatusCode != 200 || resp.Trailer.Get(TrailerValid) != "20000" {
+				t.Errorf("%d %v %.200s", resp.StatusCode, resp.Trailer, b)
+			}
+		})
+	}
+	wg.Wait()
+	if m := most.Load(); m != 1 {
+		t.Errorf("%d lines checked at once with one slot", m)
+	}
+}
+
+// TestBatchRouteNonReader: a client that sends lines and never reads the
+// answers stops the server reading (backpressure), and the write timeout
+// ends the request, giving back its slot: a single execute request is
+// answered afterwards with the only slot.
+func TestBatchRouteNonReader(t *testing.T) {
+	done := make(chan Observation, 4)
+	h := New(Options{MaxConcurrent: 1, WriteTimeout: 300 * time.Millisecond, BodyIdleTimeout: time.Minute, Logger: discardLogger(),
+		Observe: func(_ *http.Request, o Observation) { done <- o }})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "POST "+batchPath+" HTTP/1.1\r\nHost: x\r\nContent-Type: application/jsonl\r\nTransfer-Encoding: chunked\r\n\r\n")
+	line := strings.Repeat(`{"source":[1,2,3,4,5,6,7,8],"claim":[8,7,6,5,4,3,2,1]}`+"\n", 1000)
+	sent := 0
+	for {
+		// Stop once the server stops reading: writes block.
+		c.SetWriteDeadline(time.Now().Add(2 * time.Second))
+		if _, err := io.WriteString(c, hexLen(len(line))+"\r\n"+line+"\r\n"); err != nil {
+			break
+		}
+		sent += len(line)
+		if sent > 1<<30 {
+			t.Fatal("the server read 1 GiB from a client that does not read")
+		}
+	}
+	select {
+	case o := <-done:
+		if o.Route != RouteBatch {
+			t.Fatalf("observed %+v", o)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the batch request did not end after its write timeout")
+	}
+	t.Logf("sent %d bytes before the server stopped reading", sent)
+	resp, err := http.Post(srv.URL+"/v1/tools/multiset-equality-check/versions/1.0.0/execute", "application/json", strings.NewReader(`{"source":[],"claim":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("execute after the non-reader: %d", resp.StatusCode)
+	}
+}
+
+func hexLen(n int) string {
+	const digits = "0123456789abcdef"
+	s := ""
+	for ; n > 0; n /= 16 {
+		s = string(digits[n%16]) + s
+	}
+	return s
+}
+
+// TestBatchRouteBudget: a batch request holds its window in the budget:
+// with a budget too small for it, it is answered 503 before any line.
+func TestBatchRouteBudget(t *testing.T) {
+	srv := httptest.NewServer(New(Options{MaxBodyBytes: 1000, MaxBufferedBytes: 100 << 10, Logger: discardLogger()}))
+	defer srv.Close()
+	resp, b := postBatch(t, srv.URL, "application/jsonl", strings.NewReader(`{"source":[],"claim":[]}`+"\n"), false)
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !bytes.Contains(b, []byte(`"overloaded"`)) {
+		t.Fatalf("%d %v %s", resp.StatusCode, resp.Header, b)
+	}
+}

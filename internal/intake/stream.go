@@ -1,0 +1,172 @@
+package intake
+
+import (
+	"compress/gzip"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/internal/httpjson"
+)
+
+// A Stream is a request body read as a stream, not whole: the body of a
+// batch request, whose lines are answered while it arrives. Its reads
+// are under the Gate's BodyIdleTimeout each (a body that stalls that long
+// fails with request_timeout), with Content-Encoding gzip decompressed;
+// its bytes are not capped as a whole (the caller caps its lines), and
+// BodyTimeout does not bound it: a stream lasts as long as its client
+// sends and reads. The answer is written while the body is read (on
+// HTTP/1, net/http's full duplex mode), each write of it under the
+// Gate's WriteTimeout (Writer), so a client that stops reading stops the
+// stream within WriteTimeout and frees what it holds.
+type Stream struct {
+	g      *Gate
+	r      *http.Request
+	rc     *http.ResponseController
+	src    io.Reader // r.Body, under the deadlines
+	body   io.Reader // src, or its gzip reader once the first Read makes it
+	gz     bool
+	up     uploader
+	n      int64 // bytes received (compressed, as sent)
+	closed bool
+}
+
+// Stream readies r's body to be read as a stream. It refuses (f not nil,
+// with what the answer needs set on w's header, nothing read) a
+// Content-Encoding other than gzip or identity.
+func (g *Gate) Stream(w http.ResponseWriter, r *http.Request) (s *Stream, f *Failure) {
+	gz := false
+	switch ce := httpjson.HeaderValue(r.Header, "Content-Encoding"); {
+	case ce == "" || strings.EqualFold(ce, "identity"):
+	case strings.EqualFold(ce, "gzip") || strings.EqualFold(ce, "x-gzip"):
+		gz = true
+	default:
+		Unread(w, r)
+		return nil, fail(httpjson.UnsupportedEncoding(ce))
+	}
+	rc := http.NewResponseController(w)
+	if r.ProtoMajor == 1 {
+		rc.EnableFullDuplex() // an error: not HTTP/1 of net/http; nothing to enable
+	}
+	s = &Stream{g: g, r: r, rc: rc, gz: gz}
+	s.src = readerFunc(s.readBody)
+	s.body = s.src
+	if r.ProtoMajor == 1 {
+		if u, ok := unwrap(netConn(r)).(uploader); ok {
+			s.up = u
+			u.Uploading(0)
+		}
+	}
+	return s, nil
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+// readBody reads r.Body with the idle deadline set before each read.
+func (s *Stream) readBody(p []byte) (int, error) {
+	s.rc.SetReadDeadline(time.Now().Add(s.g.cfg.BodyIdleTimeout))
+	n, err := s.r.Body.Read(p)
+	s.n += int64(n)
+	if s.up != nil && n > 0 {
+		s.up.Uploading(s.n)
+	}
+	return n, err
+}
+
+// Read reads the (decompressed) body.
+func (s *Stream) Read(p []byte) (int, error) {
+	if s.gz {
+		s.gz = false
+		zr, err := gzip.NewReader(s.src)
+		if err != nil {
+			return 0, err
+		}
+		s.body = zr
+	}
+	return s.body.Read(p)
+}
+
+// Received returns the bytes of the body received so far, as sent.
+func (s *Stream) Received() int64 { return s.n }
+
+// Interrupt ends a Read blocked on the body now, and every later one; call
+// it when the answer stops early, so that the reading stops too.
+func (s *Stream) Interrupt() { s.rc.SetReadDeadline(time.Now()) }
+
+// Done ends the stream: its connection is no longer an upload.
+func (s *Stream) Done() {
+	if s.up != nil && !s.closed {
+		s.closed = true
+		s.up.Uploading(-1)
+	}
+}
+
+// Failure is the error document that answers a read of the body that
+// failed with err (request_timeout, invalid_input of a broken body), or
+// nil when the client went away.
+func (s *Stream) Failure(err error) *claimcheck.Error {
+	return s.g.readFailure(s.r, err).Err
+}
+
+// Writer returns w with each Write and Flush under the Gate's
+// WriteTimeout: a write the client does not take within it fails.
+func (s *Stream) Writer(w io.Writer) *StreamWriter { return &StreamWriter{s: s, w: w} }
+
+// A StreamWriter is the writer of a stream's answer ([Stream.Writer]).
+type StreamWriter struct {
+	s *Stream
+	w io.Writer
+}
+
+// Write writes p within WriteTimeout.
+func (sw *StreamWriter) Write(p []byte) (int, error) {
+	sw.s.rc.SetWriteDeadline(time.Now().Add(sw.s.g.cfg.WriteTimeout))
+	return sw.w.Write(p)
+}
+
+// Flush sends what the response holds to the client, within WriteTimeout.
+func (sw *StreamWriter) Flush() error {
+	sw.s.rc.SetWriteDeadline(time.Now().Add(sw.s.g.cfg.WriteTimeout))
+	return sw.s.rc.Flush()
+}
+
+// WaitSlot waits for a check slot, as [Gate.Slot] does (at most
+// WriteTimeout/2), and returns its release; it fails with the overloaded
+// error document when none came free in time, and with a nil one when ctx
+// ended first. It sets no deadline: a stream sets its own per write.
+func (g *Gate) WaitSlot(ctx context.Context) (release func(), e *claimcheck.Error, ok bool) {
+	p := g.shared(nil)
+	select {
+	case p.slots <- struct{}{}:
+		return p.release, nil, true
+	default:
+	}
+	t := time.NewTimer(g.cfg.WriteTimeout / 2)
+	defer t.Stop()
+	select {
+	case p.slots <- struct{}{}:
+		return p.release, nil, true
+	case <-ctx.Done():
+		return noop, nil, false
+	case <-t.C:
+		return noop, httpjson.Busy(http.Header{}, "no check slot came free in time; try again"), false
+	}
+}
+
+// Hold takes n bytes of the shared budget (from the reserve too when n is
+// at most 64 KiB) and reports whether it could; Unhold gives them back. A
+// stream holds the bytes of the lines it has received and not yet
+// answered this way.
+func (g *Gate) Hold(n int64) bool { return g.shared(nil).budget.take(n, n <= smallBody) }
+
+// Unhold gives back n bytes taken with Hold.
+func (g *Gate) Unhold(n int64) { g.shared(nil).budget.give(n) }
+
+// Slots returns the check slots of the budget the Gate takes from (its
+// own, or those of the Gate it shares).
+func (g *Gate) Slots() int { return g.shared(nil).cfg.MaxConcurrent }
