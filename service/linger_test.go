@@ -23,7 +23,7 @@ import (
 // sends: more than the kernel's socket buffers of a loopback connection
 // hold (a few MiB each side), so that a server that closes without
 // reading them resets the connection while the client still writes.
-const lingerBody = 16 << 20
+var lingerBody = testutil.Size(8<<20, 16<<20)
 
 // TestEarlyAnswerReachesWriter: a client that writes its whole request,
 // body and all, before it reads (as Python's http.client and Node's fetch
