@@ -48,6 +48,7 @@ func BenchmarkCall(b *testing.B) {
 	}{{"http-2025", legacyMsg, legacyHdr}, {"http-" + mcpserver.ModernVersion, modernMsg, modernHdr}} {
 		b.Run(bc.name, func(b *testing.B) {
 			r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+			r.Host = "localhost" // httptest's example.com is not an allowed name
 			r.Header.Set("Content-Type", "application/json")
 			r.Header.Set("Accept", "application/json, text/event-stream")
 			for _, kv := range bc.hdr {

@@ -100,6 +100,7 @@ func BenchmarkSmallExecute(b *testing.B) {
 	eq := schema.Tools()[0]
 	body := []byte(`{"source":[1,2,3],"claim":[3,2,1]}`)
 	r := httptest.NewRequest(http.MethodPost, "/v1/tools/"+eq.ID+"/versions/"+eq.Version+"/execute", nil)
+	r.Host = "localhost" // httptest's example.com is not an allowed name
 	r.Header.Set("Content-Type", "application/json")
 	var src bytes.Reader
 	w := &deadlineWriter{h: http.Header{}}
