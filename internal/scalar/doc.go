@@ -38,7 +38,7 @@
 // [TagStr] plus its length; a longer string has the tag [TagLong] and is
 // keyed by its text, which the caller interns. Two scalars are equal
 // exactly when their keys are. The one-word keys ([Scalar.Word],
-// [ElemWord], [AnyWord]) are the same keys, made without a branch on the
-// kind where the kinds vary at random, for the engine's fused loops; each
-// is small enough for the compiler to inline.
+// [ElemWord], [NumWord], [StrWord], ...) are the same keys, made for the
+// engine's fused loops without a branch on the kind where the kinds vary
+// at random; all but ElemWord are small enough for the compiler to inline.
 package scalar

@@ -91,11 +91,17 @@ func words(s string) (a, b uint64) {
 	case n >= 4:
 		a = shortWord(s)
 	default:
-		for i := 0; i < n; i++ {
-			a |= uint64(s[i]) << (8 * i)
-		}
+		a = tinyWord(s)
 	}
 	return a, b
+}
+
+// tinyWord is words for a string of at most 3 bytes.
+func tinyWord(s string) (a uint64) {
+	for i := 0; i < len(s); i++ {
+		a |= uint64(s[i]) << (8 * i)
+	}
+	return a
 }
 
 // shortWord is words for a string of 4 to 8 bytes, which the caller has
@@ -137,34 +143,40 @@ func (s *Scalar) Word(p *byte, m int) (uint64, uint32) {
 	return a, tag
 }
 
-// AnyWord returns the key of a Go value of the two commonest kinds when
-// it is one word and needs no further check: a finite float64 or an ASCII
-// string of 4 to 8 bytes — the key [Of]'s Scalar has, as [NumWord] and
-// [StringKey] give it. Any other value has tag 0 and goes through [AnyKey].
-// (Two kinds, so that it is within the inliner's budget; [AnyKey] keys
-// the others.)
-func AnyWord(x any) (a uint64, tag uint32) {
-	switch x := x.(type) {
-	case float64:
-		if w, ok := NumWord(x); ok {
-			return w, TagNum
-		}
-	case string:
-		if n := len(x); uint(n-4) <= 4 {
-			if w := shortWord(x); w&highBits == 0 {
-				return w, TagStr + uint32(n)
-			}
+// StrWord returns the key of the string s when it is one word made
+// without a further check: s is 4 to 8 ASCII bytes (so valid UTF-8), and
+// its key is [StrKey]'s with b 0. Any other string has tag 0 ([StringKey]
+// keys it). Four to eight bytes are two loads, which keeps it within the
+// inliner's budget.
+func StrWord(s string) (a uint64, tag uint32) {
+	if n := len(s); uint(n-4) <= 4 {
+		if w := shortWord(s); ascii(w) {
+			return w, TagStr + uint32(n)
 		}
 	}
-	return
+	return 0, 0
+}
+
+// TinyWord is [StrWord] for the strings of at most 3 bytes (a loop over
+// them: a separate function, as StrWord and this are each within the
+// inliner's budget and both are not).
+func TinyWord(s string) (a uint64, tag uint32) {
+	if n := len(s); n < 4 {
+		if w := tinyWord(s); ascii(w) {
+			return w, TagStr + uint32(n)
+		}
+	}
+	return 0, 0
 }
 
 // AnyKey returns the key of a Go value of the kinds a grader's []any
-// holds besides those AnyWord takes — nil, a boolean, any string, an int —
-// as [Scalar.Key] gives the Scalar [Of] makes of it (a long string's text
-// is the value itself), and true; or false for a value of another type,
-// or one Of refuses, which the caller converts with Of, for its Scalar or
-// its error.
+// holds (nil, a boolean, a string, a float64, an int), as [Scalar.Key]
+// gives the Scalar [Of] makes of it (a long string's text is the value
+// itself), and true; or false for a value of another type, or one Of
+// refuses, which the caller converts with Of, for its Scalar or its error.
+// Each of its cases is the function of this package that keys that Go
+// type ([NumWord], [StringKey], ...): a loop that keys a []any without a
+// call switches on the type itself and calls those, which inline.
 func AnyKey(x any) (a, b uint64, tag uint32, ok bool) {
 	switch x := x.(type) {
 	case nil:

@@ -116,14 +116,19 @@ var goValues = []any{
 }
 
 // TestGoWordsAreKeys: the keys made from Go values without a Scalar
-// (AnyWord, AnyKey, NumWord, IntWord, UintWord, StringKey, BoolWord) are the
+// (AnyKey, NumWord, IntWord, UintWord, StringKey, StrWord, BoolWord) are the
 // keys of the Scalars Of makes, and each refuses exactly what Of refuses.
 func TestGoWordsAreKeys(t *testing.T) {
 	for _, x := range goValues {
 		s, err := Of(x)
 		a, b, tag := s.Key()
-		if wa, wtag := AnyWord(x); wtag != 0 && (err != nil || wa != a || b != 0 || wtag != tag) {
-			t.Errorf("%#v: AnyWord %x %d; Of %v, key %x %x %d", x, wa, wtag, err, a, b, tag)
+		if x, ok := x.(string); ok {
+			if wa, wtag := StrWord(x); wtag != 0 && (err != nil || wa != a || b != 0 || wtag != tag) {
+				t.Errorf("%q: StrWord %x %d; Of %v, key %x %x %d", x, wa, wtag, err, a, b, tag)
+			}
+			if wa, wtag := TinyWord(x); wtag != 0 && (err != nil || wa != a || b != 0 || wtag != tag) {
+				t.Errorf("%q: TinyWord %x %d; Of %v, key %x %x %d", x, wa, wtag, err, a, b, tag)
+			}
 		}
 		if ka, kb, ktag, ok := AnyKey(x); ok && (err != nil || ka != a || kb != b || ktag != tag) {
 			t.Errorf("%#v: AnyKey %x %x %d; Of %v, key %x %x %d", x, ka, kb, ktag, err, a, b, tag)
@@ -161,26 +166,24 @@ func TestGoWordsAreKeys(t *testing.T) {
 	}
 }
 
-// TestAnyWordTakesTheCommonest: AnyWord takes every finite float64 and
-// every ASCII string of 4 to 8 bytes (what the engine's []any loop keys
-// without a call), and nothing else.
-func TestAnyWordTakesTheCommonest(t *testing.T) {
+// TestStrWordTakesShortASCII: StrWord takes every ASCII string of 4 to 8
+// bytes and TinyWord every one of at most 3 (what the engine's []any loop
+// keys without a call), and no other string.
+func TestStrWordTakesShortASCII(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var x any
-		want := false
-		switch rapid.IntRange(0, 2).Draw(t, "kind") {
-		case 0:
-			f := rapid.Float64().Draw(t, "f")
-			x, want = f, !math.IsNaN(f) && !math.IsInf(f, 0)
-		case 1:
-			s := rapid.String().Draw(t, "s")
-			ascii := strings.IndexFunc(s, func(r rune) bool { return r >= 0x80 }) < 0 && !strings.Contains(s, "\ufffd")
-			x, want = s, len(s) >= 4 && len(s) <= 8 && ascii
-		default:
-			x = rapid.Int().Draw(t, "i")
+		var s string
+		if rapid.Bool().Draw(t, "bytes") {
+			s = string(rapid.SliceOfN(rapid.Byte(), 0, 10).Draw(t, "b")) // any bytes, UTF-8 or not
+		} else {
+			s = rapid.StringOfN(rapid.RuneFrom([]rune{'a', 'z', 0, 0x7f, 'é', '\u2028'}), 0, 10, -1).Draw(t, "s")
 		}
-		if _, tag := AnyWord(x); (tag != 0) != want {
-			t.Fatalf("%#v: AnyWord tag %d, want taken %v", x, tag, want)
+		ascii := strings.IndexFunc(s, func(r rune) bool { return r >= 0x80 }) < 0
+		want := len(s) >= 4 && len(s) <= 8 && ascii
+		if _, tag := StrWord(s); (tag != 0) != want {
+			t.Fatalf("%q: StrWord tag %d, want taken %v", s, tag, want)
+		}
+		if _, tag := TinyWord(s); (tag != 0) != (len(s) < 4 && ascii) {
+			t.Fatalf("%q: TinyWord tag %d, want taken %v", s, tag, len(s) < 4 && ascii)
 		}
 	})
 }
