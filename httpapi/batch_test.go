@@ -19,14 +19,14 @@ import (
 
 const batchPath = "/v1/tools/multiset-equality-check/versions/1.0.0/batch"
 
-func postBatch(t *testing.T, url, ct string, body io.Reader, gz bool) (*http.Response, []byte) {
+func postBatch(t *testing.T, url, ct string, body io.Reader, encoding string) (*http.Response, []byte) {
 	t.Helper()
 	req, _ := http.NewRequest("POST", url+batchPath, body)
 	if ct != "" {
 		req.Header.Set("Content-Type", ct)
 	}
-	if gz {
-		req.Header.Set("Content-Encoding", "gzip")
+	if encoding != "" {
+		req.Header.Set("Content-Encoding", encoding)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -50,7 +50,7 @@ func TestBatchRoute(t *testing.T) {
 	type row struct {
 		reason      string
 		ct, body    string
-		gz          bool
+		encoding    string
 		status      int
 		lines, cut  string
 		answerLines int
@@ -62,12 +62,13 @@ func TestBatchRoute(t *testing.T) {
 			status: 200, lines: "3", cut: "max_batch_lines", answerLines: 3},
 		{reason: "exactly the cap is not cut", ct: "application/x-ndjson; charset=utf-8", body: ok + ok + ok, status: 200, lines: "3", answerLines: 3},
 		{reason: "no Content-Type is JSON Lines", body: ok, status: 200, lines: "1", answerLines: 1},
-		{reason: "gzip, as the other routes", ct: "application/jsonl", body: zipped.String(), gz: true, status: 200, lines: "2", answerLines: 2},
+		{reason: "gzip, as the other routes", ct: "application/jsonl", body: zipped.String(), encoding: "gzip", status: 200, lines: "2", answerLines: 2},
 		{reason: "an empty body has no lines", ct: "application/jsonl", body: "", status: 200, lines: "0"},
 		{reason: "application/json is not JSON Lines", ct: "application/json", body: ok, status: 415},
-		{reason: "a broken gzip body before any line is a 400", ct: "application/jsonl", body: "not gzip", gz: true, status: 400},
+		{reason: "a broken gzip body before any line is a 400", ct: "application/jsonl", body: "not gzip", encoding: "gzip", status: 400},
+		{reason: "a coding but gzip and identity is refused, as on the other routes", ct: "application/jsonl", body: ok, encoding: "br", status: 415},
 	}, func(t *testing.T, tc row) {
-		resp, b := postBatch(t, srv.URL, tc.ct, strings.NewReader(tc.body), tc.gz)
+		resp, b := postBatch(t, srv.URL, tc.ct, strings.NewReader(tc.body), tc.encoding)
 		if resp.StatusCode != tc.status {
 			t.Fatalf("status %d: %s", resp.StatusCode, b)
 		}
@@ -114,7 +115,7 @@ func TestBatchRouteSlots(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 3 {
 		wg.Go(func() {
-			resp, b := postBatch(t, srv.URL, "application/jsonl", strings.NewReader(body), false)
+			resp, b := postBatch(t, srv.URL, "application/jsonl", strings.NewReader(body), "")
 			if resp.StatusCode != 200 || resp.Trailer.Get(TrailerValid) != "20000" {
 				t.Errorf("%d %v %.200s", resp.StatusCode, resp.Trailer, b)
 			}
@@ -188,7 +189,7 @@ func hexLen(n int) string {
 func TestBatchRouteBudget(t *testing.T) {
 	srv := httptest.NewServer(New(Options{MaxBodyBytes: 1000, MaxBufferedBytes: 100 << 10, Logger: discardLogger()}))
 	defer srv.Close()
-	resp, b := postBatch(t, srv.URL, "application/jsonl", strings.NewReader(`{"source":[],"claim":[]}`+"\n"), false)
+	resp, b := postBatch(t, srv.URL, "application/jsonl", strings.NewReader(`{"source":[],"claim":[]}`+"\n"), "")
 	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !bytes.Contains(b, []byte(`"overloaded"`)) {
 		t.Fatalf("%d %v %s", resp.StatusCode, resp.Header, b)
 	}

@@ -245,6 +245,19 @@ func overloaded(w http.ResponseWriter, msg string) *Failure {
 // memory bound counts it once per connection (see docs/serving.md).
 const ReadAhead = 4 << 10
 
+// contentEncoding reads r's Content-Encoding: whether the body is gzip
+// (gzip or x-gzip), or the refusal of any coding but those and identity.
+func contentEncoding(r *http.Request) (gz bool, f *Failure) {
+	switch ce := httpjson.HeaderValue(r.Header, "Content-Encoding"); {
+	case ce == "" || strings.EqualFold(ce, "identity"):
+	case strings.EqualFold(ce, "gzip") || strings.EqualFold(ce, "x-gzip"):
+		gz = true
+	default:
+		f = fail(httpjson.UnsupportedEncoding(ce))
+	}
+	return gz, f
+}
+
 // ReadBody reads r's body whole, at most MaxBodyBytes after
 // decompression, under the budget and the deadlines. On success it
 // returns the body and release, which gives the body's bytes back to the
@@ -288,14 +301,7 @@ const ReadAhead = 4 << 10
 // is read without them.
 func (g *Gate) ReadBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), f *Failure) {
 	rc := http.NewResponseController(w)
-	gz := false
-	switch ce := httpjson.HeaderValue(r.Header, "Content-Encoding"); {
-	case ce == "" || strings.EqualFold(ce, "identity"):
-	case strings.EqualFold(ce, "gzip") || strings.EqualFold(ce, "x-gzip"):
-		gz = true
-	default:
-		f = fail(httpjson.UnsupportedEncoding(ce))
-	}
+	gz, f := contentEncoding(r)
 	if f == nil && r.ContentLength > g.cfg.MaxBodyBytes {
 		f = fail(g.TooLarge())
 	}

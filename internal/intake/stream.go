@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/claimcheck/claimcheck"
@@ -38,14 +37,10 @@ type Stream struct {
 // with what the answer needs set on w's header, nothing read) a
 // Content-Encoding other than gzip or identity.
 func (g *Gate) Stream(w http.ResponseWriter, r *http.Request) (s *Stream, f *Failure) {
-	gz := false
-	switch ce := httpjson.HeaderValue(r.Header, "Content-Encoding"); {
-	case ce == "" || strings.EqualFold(ce, "identity"):
-	case strings.EqualFold(ce, "gzip") || strings.EqualFold(ce, "x-gzip"):
-		gz = true
-	default:
+	gz, f := contentEncoding(r)
+	if f != nil {
 		Unread(w, r)
-		return nil, fail(httpjson.UnsupportedEncoding(ce))
+		return nil, f
 	}
 	rc := http.NewResponseController(w)
 	if r.ProtoMajor == 1 {
