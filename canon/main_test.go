@@ -1,0 +1,9 @@
+package canon_test
+
+import (
+	"testing"
+
+	"github.com/claimcheck/claimcheck/internal/testutil"
+)
+
+func TestMain(m *testing.M) { testutil.Main(m) }

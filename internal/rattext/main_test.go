@@ -1,0 +1,9 @@
+package rattext
+
+import (
+	"testing"
+
+	"github.com/claimcheck/claimcheck/internal/testutil"
+)
+
+func TestMain(m *testing.M) { testutil.Main(m) }
