@@ -104,10 +104,10 @@ func (v view) at(j uint64) *slot {
 // the first slot of the key's probe sequence (linear, from h) that holds it
 // or is empty. An empty slot is given the key and id, and counted in ix.n,
 // when put is true, and is not returned (nil) when put is false: a lookup.
-// oneWord says that the key is one word (scalar's Word, ElemWord,
-// NumWord or StrWord made it): b is 0, as in every slot whose tag is such a key's, so
-// b is not compared (which costs a check of 10^4 []canon.Scalar 5% of its
-// instructions). It is the table's one probe loop; every loop of the
+// oneWord says that the key is one word (a fused loop made it with
+// scalar's Word, ElemWord or the []any run's keyers): b is 0, as in every
+// slot whose tag is such a key's, so b is not compared (which costs a
+// check of 10^4 []canon.Scalar 5% of its instructions). It is the table's one probe loop; every loop of the
 // engine calls it, and the compiler inlines it into each (put and oneWord
 // are then constants).
 func (ix *index) find(v view, a, b uint64, tag uint32, h uint64, id int32, put, oneWord bool) (sl *slot) {
