@@ -7,7 +7,6 @@
 //     that benchmarks and tests feed to the checkers;
 //   - [Long] and [Size], the switch between the normal run and the long
 //     run of the expensive randomized and exhaustive passes;
-//   - [Main], every test package's TestMain;
 //   - [TB], what a check shared by tests, fuzz targets and rapid
 //     properties needs of its T;
 //   - [Int] and [Uintptr], the integers of 64 bits a table row means as

@@ -3,10 +3,8 @@ package testutil
 import (
 	"encoding/json"
 	"reflect"
-	"runtime"
 	"slices"
 	"testing"
-	"time"
 
 	"pgregory.net/rapid"
 )
@@ -130,24 +128,4 @@ func TestTB(t *testing.T) {
 	var _ TB = t
 	var _ TB = (*testing.F)(nil)
 	var _ TB = (*rapid.T)(nil)
-}
-
-// TestSettles: settles waits for the goroutines that are ending, and says
-// no while one is still running (Main's condition for skipping the race
-// detector's second at exit).
-func TestSettles(t *testing.T) {
-	n := runtime.NumGoroutine()
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		<-stop
-		close(done)
-	}()
-	if settles(n, 10*time.Millisecond) {
-		t.Fatalf("settles(%d) with %d goroutines, one of them blocked: true", n, runtime.NumGoroutine())
-	}
-	close(stop)
-	<-done
-	if !settles(n, 10*time.Second) {
-		t.Fatalf("settles(%d) after the goroutine ended: false (%d left)", n, runtime.NumGoroutine())
-	}
 }

@@ -1,9 +1,0 @@
-package conformance
-
-import (
-	"testing"
-
-	"github.com/claimcheck/claimcheck/internal/testutil"
-)
-
-func TestMain(m *testing.M) { testutil.Main(m) }

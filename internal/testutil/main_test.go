@@ -1,5 +1,0 @@
-package testutil
-
-import "testing"
-
-func TestMain(m *testing.M) { Main(m) }
