@@ -72,9 +72,6 @@ func (h *handler) serveBatch(w *httpjson.Recorder, r *http.Request, t *schema.To
 	// request, the lines' bytes as they arrive (Take).
 	window := jsonl.WindowBytes(workers)
 	if !h.gate.Hold(window) {
-		if r.ProtoMajor == 1 {
-			w.Header().Set("Connection", "close")
-		}
 		httpjson.WriteError(w, httpjson.Busy(w.Header(), "too many batch requests are being answered; try again"))
 		return
 	}
@@ -150,9 +147,6 @@ func (h *handler) serveBatch(w *httpjson.Recorder, r *http.Request, t *schema.To
 		if cut.Code == httpjson.Overloaded {
 			httpjson.Busy(w.Header(), cut.Message)
 		}
-		if r.ProtoMajor == 1 {
-			w.Header().Set("Connection", "close")
-		}
 		httpjson.WriteError(w, cut)
 		return
 	}
@@ -174,8 +168,8 @@ func (h *handler) serveBatch(w *httpjson.Recorder, r *http.Request, t *schema.To
 		hd.Set(TrailerCut, b.Cut)
 	}
 	if cut != nil || res.LimitReached {
-		// The rest of the body is not read: an HTTP/1 connection is not
-		// reused (net/http closes it rather than drain the body).
+		// The rest of the body is not read (the connection is closed
+		// after the answer: see intake.Stream).
 		st.Interrupt()
 	}
 }

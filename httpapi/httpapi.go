@@ -272,6 +272,7 @@ type handler struct {
 func (h *handler) IntakeGate() *intake.Gate { return h.gate }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	intake.CloseFaulty(w, r)
 	h.serveObserved(w, r)
 	// After the observation: an early answer's drain is not the request's
 	// time.

@@ -118,6 +118,7 @@ func (e *httpExchange) take() (func(), *claimcheck.Error) {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	intake.CloseFaulty(w, r)
 	h.serve(w, r)
 	h.gate.Linger(w, r) // what an early answer left of the body
 }

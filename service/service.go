@@ -220,6 +220,7 @@ func (s *Service) BeginShutdown() { s.notReady.Store(true) }
 // answer is out, within bounds, so that a client that writes its whole
 // body before it reads gets the answer (see docs/serving.md).
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	intake.CloseFaulty(w, r)
 	s.handler.ServeHTTP(w, r)
 	s.gate.Linger(w, r)
 }
@@ -229,6 +230,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // that serves them on an address of their own (Options.SeparateMetrics).
 func (s *Service) Metrics() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		intake.CloseFaulty(w, r)
 		s.own(w, r, RouteMetrics, getOnly(s.metricsPage.ServeHTTP))
 	})
 }

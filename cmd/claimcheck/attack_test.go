@@ -320,10 +320,11 @@ func testServeHTTP2Shutdown(t *testing.T, bin string) {
 	}
 }
 
-// testServeSmuggling: the real server answers a request with both
-// Content-Length and Transfer-Encoding 400 and closes the connection, and
-// never serves the request its body would smuggle (see connlimit's
-// TestAmbiguousRefused for net/http's own behaviour).
+// testServeSmuggling: the real server reads a request with both
+// Content-Length and Transfer-Encoding by its chunks alone (an empty body
+// here: 400), answers it and closes the connection, and never serves the
+// request its body would smuggle (RFC 9112 section 6.1; httpapi's
+// TestFaultyFramingCloses has every kind of such request).
 func testServeSmuggling(t *testing.T, bin string) {
 	p := startServe(t, bin, "-access-log")
 	c, err := net.Dial("tcp", strings.TrimPrefix(p.base, "http://"))

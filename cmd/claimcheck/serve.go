@@ -308,8 +308,7 @@ func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io
 // while draining, answers the requests of a spare connection
 // (connlimit.IsSpare) and those beyond its limit of requests at once (each
 // HTTP/2 stream is one; an HTTP/1 connection carries one at a time) with
-// 503 overloaded, the probes excepted, and closes the connection after a
-// chunked HTTP/1 request over TLS, whose framing connlimit cannot see.
+// 503 overloaded, the probes excepted.
 type guard struct {
 	h               http.Handler
 	healthz, readyz string // the probes' paths
@@ -326,13 +325,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// HTTP/1.1 closes after this response; HTTP/2 sends GOAWAY.
 		hd.Set("Connection", "close")
 	}
-	if r.ProtoMajor == 1 && r.TLS != nil && len(r.TransferEncoding) > 0 {
-		// Over TLS net/http reads the request's bytes through crypto/tls,
-		// beyond connlimit's reach: a Content-Length beside the chunked
-		// Transfer-Encoding it has dropped cannot be seen, so the
-		// connection ends here instead (RFC 9112 section 6.1).
-		hd.Set("Connection", "close")
-	}
+	intake.CloseFaulty(w, r) // before a refusal here too
 	spare := connlimit.IsSpare(intake.Conn(r))
 	if (spare || n > g.limit) && r.URL.Path != g.healthz && r.URL.Path != g.readyz {
 		if spare {

@@ -1,8 +1,9 @@
 // Package connlimit guards the connections a server holds open: it caps
-// them, makes room at the cap, refuses the requests whose framing is
-// ambiguous before net/http reads them, and tracks the connections'
-// states, so that a server neither runs out of file descriptors nor
-// leaves a new client unanswered, nor loses a request at shutdown.
+// them, makes room at the cap, and tracks the connections' states, so that
+// a server neither runs out of file descriptors nor leaves a new client
+// unanswered, nor loses a request at shutdown. It reads nothing of what a
+// connection carries but the first bytes, to tell HTTP/2 with prior
+// knowledge from HTTP/1: the framing of requests is net/http's alone.
 //
 // # The cap
 //
@@ -24,27 +25,15 @@
 // So a new connection is always accepted and answered, whatever holds the
 // others. Set [Listener.ConnState] as the http.Server's ConnState.
 //
-// # Framing
-//
-// Every connection follows the HTTP/1 requests it carries, head and body,
-// as net/http frames them, and refuses a request whose framing is
-// ambiguous before net/http has read its head: one with both
-// Content-Length and Transfer-Encoding, or with Transfer-Encoding in
-// HTTP/1.0 (RFC 9112 section 6.1). net/http would drop the Content-Length,
-// read the body as chunked and keep the connection, where a proxy in front
-// that read it by its length sees the rest as a second request (request
-// smuggling). Instead the read of the head fails, so net/http answers it
-// 400 and closes the connection. A connection that begins otherwise (TLS,
-// whose bytes net/http reads decrypted through crypto/tls, beyond any
-// listener's reach, or HTTP/2) is not followed.
-//
 // # Shutdown
 //
 // [Listener.Drain] is the end of a graceful shutdown for HTTP/1: after the
 // listener is closed, it waits for every HTTP/1 connection to finish,
 // closing those that stay idle; net/http's Shutdown would close an idle
 // connection on which a request was already on its way, losing it. HTTP/2
-// connections are left to Shutdown, which sends them GOAWAY first.
+// connections (over TLS, by the protocol negotiated; in cleartext, by the
+// preface they begin with) are left to Shutdown, which sends them GOAWAY
+// first.
 //
 // The package imports only the standard library.
 package connlimit
@@ -54,6 +43,7 @@ import (
 	"crypto/tls"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -295,8 +285,11 @@ type conn struct {
 	// or 0 when none is being read; upBytes is how many it has read.
 	upStart, upBytes atomic.Int64
 	h2, alpn         atomic.Bool // speaks HTTP/2; its TLS protocol was looked at
-	frame            framing     // read by Read only
-	once             sync.Once
+	// first is the connection's first bytes, up to len(h2Preface), while
+	// they may still begin the HTTP/2 preface (read by Read only).
+	first []byte
+	seen  bool // Read has decided what the connection speaks
+	once  sync.Once
 }
 
 // Uploading records how the reading of a body on c goes: n bytes read so
@@ -313,36 +306,25 @@ func (c *conn) Uploading(n int64) {
 	}
 }
 
-// Read reads from the connection and follows the framing of the HTTP/1
-// requests it carries (see framing).
+// h2Preface begins every cleartext HTTP/2 connection with prior knowledge
+// (RFC 9113 section 3.4).
+const h2Preface = "PRI * HTTP/2.0\r\n"
+
+// Read reads from the connection; until it has seen enough of the first
+// bytes to tell, it looks for the HTTP/2 preface (a TLS connection's
+// first bytes are its handshake, and its protocol is told by ConnState).
 func (c *conn) Read(p []byte) (int, error) {
-	if err := c.frame.err; err != nil {
-		if len(p) == 1 {
-			// net/http's watch for a closed connection while it answers
-			// a request before the ambiguous one: the failure is for the
-			// read of the ambiguous head, not for that answer (it would
-			// cancel its request). The watch ends itself, with a read
-			// deadline in the past, once the answer is written; what the
-			// client sends after an ambiguous head is never served.
-			var b [512]byte
-			for {
-				if _, err := c.Conn.Read(b[:]); err != nil {
-					return 0, err
-				}
-			}
-		}
-		return 0, err
-	}
-	if c.frame.state == stOff {
-		return c.Conn.Read(p)
-	}
 	n, err := c.Conn.Read(p)
-	n = c.frame.scan(p[:n])
-	if c.frame.state == stOff && c.frame.h2 {
-		c.h2.Store(true)
-	}
-	if c.frame.err != nil && n == 0 {
-		return 0, c.frame.err
+	if !c.seen && n > 0 {
+		k := min(n, len(h2Preface)-len(c.first))
+		c.first = append(c.first, p[:k]...)
+		switch {
+		case !strings.HasPrefix(h2Preface, string(c.first)):
+			c.seen, c.first = true, nil
+		case len(c.first) == len(h2Preface):
+			c.seen, c.first = true, nil
+			c.h2.Store(true)
+		}
 	}
 	return n, err
 }

@@ -331,6 +331,22 @@ func (g *Gate) ReadBody(w http.ResponseWriter, r *http.Request) (body []byte, re
 // streams go on.
 func Unread(w http.ResponseWriter, r *http.Request) { httpjson.Unread(w.Header(), r, false) }
 
+// CloseFaulty readies w for the answer to r: on HTTP/1, a request whose
+// framing RFC 9112 section 6.1 calls faulty is answered with Connection:
+// close, so that no byte after it on its connection is read as a request.
+// That is one with Transfer-Encoding (net/http reads its body by that
+// alone and drops a Content-Length beside it, where a proxy in front that
+// went by the Content-Length would pass the rest on as the next request:
+// request smuggling), or an HTTP/1.0 request with a body (net/http ignores
+// Transfer-Encoding in HTTP/1.0 and reads by Content-Length). The request
+// itself is served as usual. Every handler of the module that can be
+// served on its own calls it first.
+func CloseFaulty(w http.ResponseWriter, r *http.Request) {
+	if r.ProtoMajor == 1 && (len(r.TransferEncoding) > 0 || r.ProtoMinor == 0 && r.ContentLength != 0) {
+		w.Header().Set("Connection", "close")
+	}
+}
+
 // refuse readies the connection for an early answer: on HTTP/1 it is
 // closed after the answer and nothing more of it is read now (net/http
 // would otherwise drain up to 256 KiB of the body after the handler, with

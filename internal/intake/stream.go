@@ -21,6 +21,16 @@ import (
 // HTTP/1, net/http's full duplex mode), each write of it under the
 // Gate's WriteTimeout (Writer), so a client that stops reading stops the
 // stream within WriteTimeout and frees what it holds.
+//
+// On HTTP/1 a stream's connection carries that one request: its answer
+// says Connection: close from its status line on. The status line goes out
+// with the first answers, before anyone can know whether the body will be
+// read to its end, and a connection whose request body was left unread
+// part way (a cut: a cap, a timeout, a broken chunk) must not be read on,
+// or what is left of the body would be read as the next requests: under
+// full duplex net/http neither drains such a body nor closes its
+// connection. On HTTP/2 the stream ends with the answer, and net/http
+// resets it if the client is still sending.
 type Stream struct {
 	g      *Gate
 	r      *http.Request
@@ -44,6 +54,7 @@ func (g *Gate) Stream(w http.ResponseWriter, r *http.Request) (s *Stream, f *Fai
 	}
 	rc := http.NewResponseController(w)
 	if r.ProtoMajor == 1 {
+		w.Header().Set("Connection", "close")
 		rc.EnableFullDuplex() // an error: not HTTP/1 of net/http; nothing to enable
 	}
 	s = &Stream{g: g, r: r, rc: rc, gz: gz}
