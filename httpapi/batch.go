@@ -22,7 +22,8 @@ import (
 // more lines than the server answers in one request), overloaded (no
 // check slot came free in time, or the lines did not fit the memory
 // budget), request_timeout (the body stalled), invalid_input (the body
-// broke off: a bad chunked or gzip encoding).
+// broke off: a bad chunked or gzip encoding), shutdown (the server is
+// shutting down: it answered the lines it had read).
 const (
 	TrailerLines   = "Claimcheck-Lines"   // lines answered
 	TrailerValid   = "Claimcheck-Valid"   // of them, output documents with "valid":true
@@ -31,9 +32,13 @@ const (
 	TrailerCut     = "Claimcheck-Cut"     // why the server ended the stream early
 )
 
-// CutMaxBatchLines is the Claimcheck-Cut value of a body with more lines
-// than Options.MaxBatchLines.
-const CutMaxBatchLines = "max_batch_lines"
+// The Claimcheck-Cut values that are not error codes: a body with more
+// lines than Options.MaxBatchLines, and a stream ended by the server's
+// shutdown (service.Service.EndStreams).
+const (
+	CutMaxBatchLines = "max_batch_lines"
+	CutShutdown      = "shutdown"
+)
 
 var batchTrailers = []string{TrailerLines + ", " + TrailerValid + ", " + TrailerInvalid + ", " + TrailerErrors + ", " + TrailerCut}
 
@@ -126,6 +131,7 @@ func (h *handler) serveBatch(w *httpjson.Recorder, r *http.Request, t *schema.To
 	}, st, bw)
 	obs.BodyBytes = st.Received()
 	var cut *claimcheck.Error
+	shutdown := errors.Is(res.ReadErr, intake.ErrShutdown)
 	switch {
 	case res.WriteErr != nil:
 		return // the client went away or stopped reading: nobody to tell
@@ -137,6 +143,8 @@ func (h *handler) serveBatch(w *httpjson.Recorder, r *http.Request, t *schema.To
 		if cut == nil {
 			return
 		}
+	case shutdown:
+		cut = httpjson.Busy(w.Header(), "the server is shutting down; try again")
 	case res.ReadErr != nil:
 		if cut = st.Failure(res.ReadErr); cut == nil {
 			return
@@ -153,6 +161,8 @@ func (h *handler) serveBatch(w *httpjson.Recorder, r *http.Request, t *schema.To
 	ow.start()
 	b.Lines, b.Valid, b.Invalid, b.Errors = res.Lines, counts[jsonl.Valid], counts[jsonl.Invalid], counts[jsonl.Error]+counts[jsonl.Internal]
 	switch {
+	case shutdown:
+		b.Cut = CutShutdown
 	case cut != nil:
 		b.Cut = string(cut.Code)
 	case res.LimitReached:

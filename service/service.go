@@ -215,6 +215,15 @@ func satMul(a, b int64) int64 {
 // in flight finish. Everything else is served as before.
 func (s *Service) BeginShutdown() { s.notReady.Store(true) }
 
+// EndStreams ends the batch streams being answered, at the end of a
+// shutdown's delay: each stops reading its body, answers every line it
+// has read, and ends with the trailer Claimcheck-Cut: shutdown; a batch
+// request from then on is answered 503 overloaded before any line. Call it
+// after BeginShutdown, once the load balancer has stopped sending
+// requests, and before the server's own shutdown, which then waits for
+// them to end (within a write of -write-timeout each).
+func (s *Service) EndStreams() { s.gate.EndStreams() }
+
 // ServeHTTP serves r. What is left of the body of a request answered
 // early (refused before its body was read whole) is drained once the
 // answer is out, within bounds, so that a client that writes its whole

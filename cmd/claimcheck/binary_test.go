@@ -58,6 +58,7 @@ func TestBinary(t *testing.T) {
 	t.Run("serve operations", func(t *testing.T) { longOnly(t); t.Parallel(); testServeOperations(t, bin) })
 	t.Run("serve -base-path", func(t *testing.T) { longOnly(t); t.Parallel(); testServeBasePath(t, bin) })
 	t.Run("serve shutdown loses nothing", func(t *testing.T) { t.Parallel(); testServeShutdown(t, bin) })
+	t.Run("serve shutdown ends batch streams", func(t *testing.T) { t.Parallel(); testServeStreamShutdown(t, bin) })
 	t.Run("serve connection limit", func(t *testing.T) { longOnly(t); t.Parallel(); testServeConnLimit(t, bin) })
 	t.Run("serve second signal", func(t *testing.T) { longOnly(t); t.Parallel(); testServeSecondSignal(t, bin) })
 	t.Run("serve TLS and h2c", func(t *testing.T) { longOnly(t); t.Parallel(); testServeHTTP2(t, bin) })

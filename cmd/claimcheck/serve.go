@@ -178,7 +178,9 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 //  1. /readyz answers 503 and every response carries Connection: close, for
 //     cfg.delay (so a load balancer stops sending, and each client's
 //     connection ends after its current request; HTTP/2 sends GOAWAY);
-//  2. the listener is closed: no new connection is accepted;
+//  2. every batch stream stops reading its body, answers the lines it has
+//     read and ends with Claimcheck-Cut: shutdown (service.EndStreams),
+//     and the listener is closed: no new connection is accepted;
 //  3. every HTTP/1 connection finishes its current request and closes; one
 //     that stays idle for a second is closed (net/http's Shutdown alone
 //     would close an idle connection even when a request is on its way on
@@ -283,6 +285,7 @@ func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io
 	svc.BeginShutdown()
 	g.draining.Store(true)
 	time.Sleep(cfg.delay)
+	svc.EndStreams()
 	ln.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.grace)
 	defer cancel()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -16,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -272,5 +274,87 @@ func testServeSecondSignal(t *testing.T, bin string) {
 	}
 	if rest := string(<-p.rest); !strings.Contains(rest, "second signal") {
 		t.Errorf("stderr does not tell of the second signal: %s", rest)
+	}
+}
+
+// testServeStreamShutdown: on SIGTERM a batch stream that goes on sending
+// is answered until -shutdown-delay ends, then stops reading, answers
+// every line it read, and ends with its trailers (Claimcheck-Cut:
+// shutdown), over HTTP/1 and h2c; the process exits 0 within the
+// shutdown timeout. Before, the stream ran on until -shutdown-timeout and
+// was closed with no final chunk and no trailers, and serve exited 2.
+func testServeStreamShutdown(t *testing.T, bin string) {
+	for _, h2c := range []bool{false, true} {
+		args := []string{"-shutdown-delay", "300ms"}
+		tr := &http.Transport{}
+		if h2c {
+			args = append(args, "-h2c")
+			var prot http.Protocols
+			prot.SetUnencryptedHTTP2(true)
+			tr.Protocols = &prot
+		}
+		p := startServe(t, bin, args...)
+		pr, pw := io.Pipe()
+		req, _ := http.NewRequest("POST", p.base+"/v1/tools/multiset-equality-check/versions/1.0.0/batch", pr)
+		req.Header.Set("Content-Type", "application/jsonl")
+		type result struct {
+			res *http.Response
+			err error
+		}
+		got := make(chan result, 1)
+		go func() {
+			res, err := (&http.Client{Transport: tr, Timeout: 30 * time.Second}).Do(req)
+			got <- result{res, err}
+		}()
+		line := `{"source":[1],"claim":[1]}` + "\n"
+		stopSending := make(chan struct{})
+		var sent atomic.Int64
+		go func() {
+			defer pw.Close()
+			for {
+				select {
+				case <-stopSending:
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+				if _, err := io.WriteString(pw, line); err != nil {
+					return
+				}
+				sent.Add(1)
+			}
+		}()
+		r := <-got
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		br := bufio.NewReader(r.res.Body)
+		for range 3 { // the stream is under way
+			if _, err := br.ReadString('\n'); err != nil {
+				t.Fatal(err)
+			}
+		}
+		start := time.Now()
+		p.cmd.Process.Signal(syscall.SIGTERM)
+		rest, err := io.ReadAll(br)
+		ended := time.Since(start)
+		close(stopSending)
+		r.res.Body.Close()
+		if err != nil {
+			t.Fatalf("h2c %v: the stream ended with %v after %v, not with its trailers", h2c, err, ended)
+		}
+		lines := 3 + int64(strings.Count(string(rest), "\n"))
+		if c := r.res.Trailer.Get("Claimcheck-Cut"); c != "shutdown" {
+			t.Errorf("h2c %v: Claimcheck-Cut %q, want shutdown", h2c, c)
+		}
+		if n := r.res.Trailer.Get("Claimcheck-Lines"); n != strconv.FormatInt(lines, 10) {
+			t.Errorf("h2c %v: Claimcheck-Lines %s, %d lines answered", h2c, n, lines)
+		}
+		if ended < 300*time.Millisecond || ended > 10*time.Second {
+			t.Errorf("h2c %v: the stream ended %v after SIGTERM, want after the 300ms delay and well within the timeout", h2c, ended)
+		}
+		if s := sent.Load(); lines > s || lines < 3 {
+			t.Errorf("h2c %v: %d lines answered of %d sent", h2c, lines, s)
+		}
+		p.stop(t, syscall.SIGTERM)
 	}
 }

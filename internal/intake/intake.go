@@ -115,6 +115,7 @@ type Gate struct {
 	release func() // gives back a slot; made once, so Slot allocates nothing
 	parent  *Gate  // the Gate whose budget and slots this one takes (ShareWith), or nil
 	budget  *budget
+	streams streams // the streams being read (of the Gate they share)
 }
 
 // DefaultBuffered is the budget a Gate (and mcpserver's stdio) defaults to

@@ -3,8 +3,10 @@ package intake
 import (
 	"compress/gzip"
 	"context"
+	"errors"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/claimcheck/claimcheck"
@@ -43,6 +45,39 @@ type Stream struct {
 	closed bool
 }
 
+// ErrShutdown is the read error of a stream ended by [Gate.EndStreams].
+var ErrShutdown = errors.New("intake: the server is shutting down")
+
+// streams are the streams being read, which EndStreams ends.
+type streams struct {
+	mu    sync.Mutex
+	ended bool
+	live  map[*Stream]struct{}
+}
+
+// EndStreams ends every stream being read from the Gate's budget (the
+// one it shares, if it shares one), and every one begun from then on: a
+// Read blocked on the body returns at once, and each Read fails with
+// ErrShutdown, so that the caller answers what it has read and ends its
+// answer. A server calls it when it shuts down, after the delay in which
+// its load balancer stops sending it requests.
+func (g *Gate) EndStreams() {
+	ss := &g.shared(nil).streams
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.ended = true
+	for s := range ss.live {
+		s.rc.SetReadDeadline(time.Now())
+	}
+}
+
+// isEnded reports whether EndStreams was called.
+func (ss *streams) isEnded() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.ended
+}
+
 // Stream readies r's body to be read as a stream. It refuses (f not nil,
 // with what the answer needs set on w's header, nothing read) a
 // Content-Encoding other than gzip or identity.
@@ -60,6 +95,13 @@ func (g *Gate) Stream(w http.ResponseWriter, r *http.Request) (s *Stream, f *Fai
 	s = &Stream{g: g, r: r, rc: rc, gz: gz}
 	s.src = readerFunc(s.readBody)
 	s.body = s.src
+	ss := &g.shared(r).streams
+	ss.mu.Lock()
+	if ss.live == nil {
+		ss.live = map[*Stream]struct{}{}
+	}
+	ss.live[s] = struct{}{}
+	ss.mu.Unlock()
 	if r.ProtoMajor == 1 {
 		if u, ok := unwrap(netConn(r)).(uploader); ok {
 			s.up = u
@@ -73,10 +115,23 @@ type readerFunc func([]byte) (int, error)
 
 func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
 
-// readBody reads r.Body with the idle deadline set before each read.
+// readBody reads r.Body with the idle deadline set before each read; once
+// EndStreams is called it fails with ErrShutdown.
 func (s *Stream) readBody(p []byte) (int, error) {
-	s.rc.SetReadDeadline(time.Now().Add(s.g.cfg.BodyIdleTimeout))
+	ss := &s.g.shared(s.r).streams
+	ss.mu.Lock()
+	ended := ss.ended
+	if !ended {
+		s.rc.SetReadDeadline(time.Now().Add(s.g.cfg.BodyIdleTimeout))
+	}
+	ss.mu.Unlock()
+	if ended {
+		return 0, ErrShutdown
+	}
 	n, err := s.r.Body.Read(p)
+	if err != nil && err != io.EOF && ss.isEnded() {
+		err = ErrShutdown
+	}
 	s.n += int64(n)
 	if s.up != nil && n > 0 {
 		s.up.Uploading(s.n)
@@ -106,10 +161,17 @@ func (s *Stream) Interrupt() { s.rc.SetReadDeadline(time.Now()) }
 
 // Done ends the stream: its connection is no longer an upload.
 func (s *Stream) Done() {
-	if s.up != nil && !s.closed {
-		s.closed = true
+	if s.closed {
+		return
+	}
+	s.closed = true
+	if s.up != nil {
 		s.up.Uploading(-1)
 	}
+	ss := &s.g.shared(s.r).streams
+	ss.mu.Lock()
+	delete(ss.live, s)
+	ss.mu.Unlock()
 }
 
 // Failure is the error document that answers a read of the body that
