@@ -73,14 +73,6 @@ func (h *handler) serveBatch(w *httpjson.Recorder, r *http.Request, t *schema.To
 	}
 	defer st.Done()
 	workers := min(jsonl.MaxWorkers(), h.gate.Slots())
-	// The window's own memory is held in the budget for the whole
-	// request, the lines' bytes as they arrive (Take).
-	window := jsonl.WindowBytes(workers)
-	if !h.gate.Hold(window) {
-		httpjson.WriteError(w, httpjson.Busy(w.Header(), "too many batch requests are being answered; try again"))
-		return
-	}
-	defer h.gate.Unhold(window)
 	ow := &batchWriter{w: w, mediaType: mt}
 	sw := st.Writer(ow)
 	bw := bufio.NewWriterSize(sw, 32<<10)
@@ -92,7 +84,10 @@ func (h *handler) serveBatch(w *httpjson.Recorder, r *http.Request, t *schema.To
 		Workers:  workers,
 		MaxLine:  h.gate.Config().MaxBodyBytes,
 		MaxLines: h.maxBatchLines,
-		Execute:  jsonl.Execute(h.execute),
+		// The reader's buffer is what a connection may hold beyond the
+		// budget; every other byte the run holds is taken from it.
+		ReadBuffer: intake.ReadAhead,
+		Execute:    jsonl.Execute(h.execute),
 		Slot: func() (func(), error) {
 			release, e, ok := h.gate.WaitSlot(ctx)
 			if !ok {

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"io"
@@ -184,13 +185,93 @@ func hexLen(n int) string {
 	return s
 }
 
-// TestBatchRouteBudget: a batch request holds its window in the budget:
-// with a budget too small for it, it is answered 503 before any line.
+// TestBatchRouteBudget: a batch stream holds budget in proportion to
+// what it has received and not yet answered, as it arrives: streams that
+// have sent next to nothing hold nothing (before, each held a window of
+// 3.1 MiB for its life, so a few idle streams left every other one 503),
+// an unfinished line, plain or decompressed, is charged as its bytes
+// arrive (before, not until its end), one that outgrows the budget is
+// refused 503, and everything comes back once the streams end.
 func TestBatchRouteBudget(t *testing.T) {
-	srv := httptest.NewServer(New(Options{MaxBodyBytes: 1000, MaxBufferedBytes: 100 << 10, Logger: discardLogger()}))
-	defer srv.Close()
-	resp, b := postBatch(t, srv.URL, "application/jsonl", strings.NewReader(`{"source":[],"claim":[]}`+"\n"), "")
-	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !bytes.Contains(b, []byte(`"overloaded"`)) {
-		t.Fatalf("%d %v %s", resp.StatusCode, resp.Header, b)
+	const budget = 8 << 20
+	h := New(Options{MaxBodyBytes: 6 << 20, MaxBufferedBytes: budget, BodyIdleTimeout: 5 * time.Second, Logger: discardLogger()})
+	gate := h.(*handler).gate
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close) // after the connections are closed (cleanups run last first)
+	open := func(encoding string) net.Conn {
+		t.Helper()
+		c, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		c.SetDeadline(time.Now().Add(20 * time.Second))
+		head := "POST " + batchPath + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/jsonl\r\nTransfer-Encoding: chunked\r\n"
+		if encoding != "" {
+			head += "Content-Encoding: " + encoding + "\r\n"
+		}
+		io.WriteString(c, head+"\r\n")
+		return c
 	}
+	chunk := func(c net.Conn, b []byte) {
+		t.Helper()
+		if _, err := io.WriteString(c, hexLen(len(b))+"\r\n"+string(b)+"\r\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFree := func(what string, ok func(free int64) bool) {
+		t.Helper()
+		for end := time.Now().Add(10 * time.Second); !ok(gate.Free()); {
+			if time.Now().After(end) {
+				t.Fatalf("%s: %d of %d bytes free", what, gate.Free(), int64(budget))
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	// 40 streams that have sent a byte each, half of them gzip.
+	for i := range 40 {
+		if i%2 == 0 {
+			chunk(open(""), []byte("{"))
+		} else {
+			chunk(open("gzip"), []byte{0x1f})
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	if free := gate.Free(); free < budget-64<<10*20-64<<10 {
+		t.Errorf("40 streams of a byte each hold %d of %d bytes", budget-free, int64(budget))
+	}
+	// Beside them, a stream is answered.
+	resp, err := (&http.Client{Timeout: 20 * time.Second}).Post(srv.URL+batchPath, "application/jsonl", strings.NewReader(`{"source":[],"claim":[]}`+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !bytes.Contains(b, []byte(`"valid":true`)) {
+		t.Fatalf("a stream beside 40 idle ones: %d %s", resp.StatusCode, b)
+	}
+	// An unfinished plain line of 3 MiB is charged as it arrives.
+	before := gate.Free()
+	plain := open("")
+	chunk(plain, bytes.Repeat([]byte(" "), 3<<20))
+	waitFree("an unfinished line of 3 MiB", func(free int64) bool { return before-free >= 3<<20 })
+	// An unfinished gzip line that decompresses past the budget: 503.
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write(bytes.Repeat([]byte(" "), 5<<20))
+	zw.Flush()
+	bomb := open("gzip")
+	chunk(bomb, zb.Bytes())
+	bomb.SetReadDeadline(time.Now().Add(10 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(bomb), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 503 || !bytes.Contains(body, []byte(`"overloaded"`)) {
+		t.Errorf("an unfinished line of %d compressed bytes past the budget: %d %s", zb.Len(), res.StatusCode, body)
+	}
+	plain.Close()
+	srv.CloseClientConnections()
+	waitFree("once every stream ended", func(free int64) bool { return free == budget })
 }

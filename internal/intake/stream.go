@@ -1,6 +1,7 @@
 package intake
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -43,6 +44,7 @@ type Stream struct {
 	up     uploader
 	n      int64 // bytes received (compressed, as sent)
 	closed bool
+	zheld  bool // gzipBytes are held for the decompressor
 }
 
 // ErrShutdown is the read error of a stream ended by [Gate.EndStreams].
@@ -139,11 +141,34 @@ func (s *Stream) readBody(p []byte) (int, error) {
 	return n, err
 }
 
+// gzipBytes is what a gzip reader holds, taken from the budget for the
+// stream's life once its first byte has arrived: its 32 KiB window, its
+// Huffman tables and its 4 KiB read buffer (41 KiB), rounded up.
+const gzipBytes = 64 << 10
+
+// errNoRoom fails a stream's read when the budget cannot hold what the
+// read needs.
+var errNoRoom = errors.New("intake: the budget has no room for the stream")
+
 // Read reads the (decompressed) body.
 func (s *Stream) Read(p []byte) (int, error) {
 	if s.gz {
+		// The decompressor is made once a byte of the body is in, so that
+		// a stream that has sent nothing holds nothing.
+		var first [1]byte
+		n, err := io.ReadFull(s.src, first[:])
+		if n == 0 {
+			if err == io.ErrUnexpectedEOF {
+				err = io.EOF
+			}
+			return 0, err
+		}
 		s.gz = false
-		zr, err := gzip.NewReader(s.src)
+		if !s.g.Hold(gzipBytes) {
+			return 0, errNoRoom
+		}
+		s.zheld = true
+		zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(first[:]), s.src))
 		if err != nil {
 			return 0, err
 		}
@@ -168,6 +193,9 @@ func (s *Stream) Done() {
 	if s.up != nil {
 		s.up.Uploading(-1)
 	}
+	if s.zheld {
+		s.g.Unhold(gzipBytes)
+	}
 	ss := &s.g.shared(s.r).streams
 	ss.mu.Lock()
 	delete(ss.live, s)
@@ -175,9 +203,13 @@ func (s *Stream) Done() {
 }
 
 // Failure is the error document that answers a read of the body that
-// failed with err (request_timeout, invalid_input of a broken body), or
-// nil when the client went away.
+// failed with err (request_timeout, invalid_input of a broken body,
+// overloaded when the budget had no room for the decompressor), or nil
+// when the client went away.
 func (s *Stream) Failure(err error) *claimcheck.Error {
+	if errors.Is(err, errNoRoom) {
+		return httpjson.Busy(http.Header{}, "the stream does not fit the memory budget now; try again")
+	}
 	return s.g.readFailure(s.r, err).Err
 }
 

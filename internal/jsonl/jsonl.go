@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -82,16 +83,6 @@ func BlankLine() *claimcheck.Error {
 // chunks in flight (memory) and no speed.
 func MaxWorkers() int { return runtime.GOMAXPROCS(0) }
 
-// WindowBytes is what a run of workers workers holds beyond the bytes of
-// its lines (which Config.Take counts): its window of 2 × workers + 2
-// chunks, each buffer up to twice its 256 KiB as it grows, its answers,
-// and the reader's 64 KiB. A server holds it in its budget for each
-// batch request, so that requests at once cannot pass the budget.
-func WindowBytes(workers int) int64 {
-	w := int64(min(max(workers, 1), MaxWorkers()))
-	return (2*w+2)*2*chunkBytes + 64<<10
-}
-
 // Config configures [Run].
 type Config struct {
 	// Tool answers every line.
@@ -112,12 +103,21 @@ type Config struct {
 	// chunk is checked, or an error, which stops the run (Result.Stop):
 	// the lines of that chunk and after it are not answered.
 	Slot func() (release func(), err error)
-	// Take, if not nil, is called by the reader with the bytes of each
-	// line it keeps, before reading on; an error stops the run
-	// (Result.Stop) before that line. Give gives the bytes of a chunk's
-	// lines back once its answers are written.
+	// Take, if not nil, is called before the run's buffers of lines and
+	// answers grow by n bytes, so that what a run holds is what it has
+	// received and not yet answered, as it arrives (the bytes of a line
+	// still being read included), and no more than twice that: the
+	// reader's buffer grows before the bytes that fill it are appended,
+	// and an answer's buffer as soon as its line is checked. An error
+	// stops the run (Result.Stop) before the line it was taken for. Give
+	// gives bytes back: those of buffers the run drops, and at its end
+	// every byte it took.
 	Take func(n int64) error
 	Give func(n int64)
+	// ReadBuffer is the size of the buffer the input is read through;
+	// zero means 64 KiB. A server reading a body sets it to what a
+	// connection may hold beyond its budget.
+	ReadBuffer int
 	// Flush, if not nil, is called whenever the writer is about to wait
 	// (for the next chunk or for its answers), so that what is written so
 	// far reaches a reader that waits for it, and once at the end; an
@@ -172,7 +172,7 @@ type chunk struct {
 	lines []lineRef
 	out   []byte // one document and "\n" per line, in order
 	res   []Line // one per line, once checked
-	held  int64  // bytes taken with Config.Take
+	held  int64  // bytes of in's and out's capacity taken with Config.Take
 	stop  error  // the Slot error that left the chunk unchecked
 	// consumed is how many bytes of the input the reader had used up when
 	// the chunk was complete, for the progress line.
@@ -214,45 +214,12 @@ func Run(cfg Config, r io.Reader, w io.Writer) Result {
 		})
 	}()
 
-	tooLong := append(TooLarge("the line", cfg.MaxLine).AppendJSON(nil), '\n')
-	blank := append(BlankLine().AppendJSON(nil), '\n')
 	var wg sync.WaitGroup
+	ck := newChecker(cfg)
 	for range workers {
 		wg.Go(func() {
 			for c := range work {
-				c.out, c.res, c.stop = c.out[:0], c.res[:0], nil
-				release := func() {}
-				select {
-				case <-quit: // stopped: nothing more is written
-					c.done <- struct{}{}
-					continue
-				default:
-				}
-				if cfg.Slot != nil {
-					rel, err := cfg.Slot()
-					if err != nil {
-						c.stop = err
-						c.done <- struct{}{}
-						continue
-					}
-					release = rel
-				}
-				for _, l := range c.lines {
-					line := c.in[l.start:l.end]
-					ln := Line{Num: l.num}
-					switch {
-					case l.over:
-						c.out, ln.Outcome, ln.Detail = append(c.out, tooLong...), Error, string(claimcheck.LimitExceeded)
-					case isBlank(line):
-						c.out, ln.Outcome, ln.Detail = append(c.out, blank...), Error, string(claimcheck.InvalidInput)
-					default:
-						c.out, ln.Outcome, ln.Detail, ln.Report = Answer(c.out, cfg.Tool, line, cfg.Execute)
-						c.out = append(c.out, '\n')
-					}
-					c.res = append(c.res, ln)
-				}
-				release()
-				c.done <- struct{}{}
+				ck.check(c, quit)
 			}
 		})
 	}
@@ -310,20 +277,19 @@ func Run(cfg Config, r io.Reader, w io.Writer) Result {
 				}
 			}
 		}
-		if cfg.Give != nil && c.held > 0 {
-			cfg.Give(c.held)
-		}
-		c.held = 0
-		if cap(c.in) > keepBytes {
-			c.in = nil
-		}
-		if cap(c.out) > keepBytes {
-			c.out = nil
-		}
+		c.recycle(cfg.Give)
 		free <- c
 	}
 	wg.Wait()
 	flush()
+	// Every chunk made is back on the free list: the buffers go, and what
+	// they held with them.
+	for len(free) > 0 {
+		c := <-free
+		if cfg.Give != nil && c.held > 0 {
+			cfg.Give(c.held)
+		}
+	}
 	res.ReadErr = readErr
 	if res.Stop == nil && takeErr != nil {
 		res.Stop = takeErr
@@ -334,6 +300,89 @@ func Run(cfg Config, r io.Reader, w io.Writer) Result {
 	return res
 }
 
+// recycle readies c for the free list: a buffer over keepBytes is dropped,
+// and what it held given back.
+func (c *chunk) recycle(give func(int64)) {
+	if cap(c.in) > keepBytes {
+		c.drop(cap(c.in), give)
+		c.in = nil
+	}
+	if cap(c.out) > keepBytes {
+		c.drop(cap(c.out), give)
+		c.out = nil
+	}
+}
+
+// drop gives back the n bytes of a buffer of c that goes, if they were
+// taken.
+func (c *chunk) drop(n int, give func(int64)) {
+	if give != nil && c.held > 0 {
+		k := min(int64(n), c.held)
+		give(k)
+		c.held -= k
+	}
+}
+
+// A checker fills the answers of chunks (Run's workers).
+type checker struct {
+	cfg            Config
+	tooLong, blank []byte
+}
+
+func newChecker(cfg Config) *checker {
+	return &checker{cfg: cfg,
+		tooLong: append(TooLarge("the line", cfg.MaxLine).AppendJSON(nil), '\n'),
+		blank:   append(BlankLine().AppendJSON(nil), '\n')}
+}
+
+// check answers c's lines into c.out under a check slot, and signals
+// c.done; a run that has stopped gets nothing more checked.
+func (k *checker) check(c *chunk, quit <-chan struct{}) {
+	defer func() { c.done <- struct{}{} }()
+	c.out, c.res, c.stop = c.out[:0], c.res[:0], nil
+	select {
+	case <-quit: // stopped: nothing more is written
+		return
+	default:
+	}
+	release := func() {}
+	if k.cfg.Slot != nil {
+		rel, err := k.cfg.Slot()
+		if err != nil {
+			c.stop = err
+			return
+		}
+		release = rel
+	}
+	defer release()
+	for _, l := range c.lines {
+		line := c.in[l.start:l.end]
+		ln := Line{Num: l.num}
+		before := cap(c.out)
+		switch {
+		case l.over:
+			c.out, ln.Outcome, ln.Detail = append(c.out, k.tooLong...), Error, string(claimcheck.LimitExceeded)
+		case isBlank(line):
+			c.out, ln.Outcome, ln.Detail = append(c.out, k.blank...), Error, string(claimcheck.InvalidInput)
+		default:
+			c.out, ln.Outcome, ln.Detail, ln.Report = Answer(c.out, k.cfg.Tool, line, k.cfg.Execute)
+			c.out = append(c.out, '\n')
+		}
+		c.res = append(c.res, ln)
+		if grew := int64(cap(c.out) - before); grew > 0 && k.cfg.Take != nil {
+			// The answer is made before its size is known: its growth is
+			// taken once it is, and the lines after it wait for room.
+			if err := k.cfg.Take(grew); err != nil {
+				c.stop = err
+				c.drop(before, k.cfg.Give)
+				c.out = nil
+				return
+			}
+			c.held += grew
+		}
+	}
+}
+
 // readChunks reads r line by line into chunks taken from free (or made,
 // while fewer than window exist) and hands each non-empty chunk to send.
 // It stops at the end of r, at a read error (returned, after the lines
@@ -341,48 +390,37 @@ func Run(cfg Config, r io.Reader, w io.Writer) Result {
 // follow), at a Take error (returned as stop), or when quit is closed.
 func readChunks(r io.Reader, cfg Config, window int, free chan *chunk, quit <-chan struct{}, limit *bool, send func(*chunk)) (readErr, stop error) {
 	cr := &countingReader{r: r}
-	br := bufio.NewReaderSize(cr, 64<<10)
+	size := cfg.ReadBuffer
+	if size <= 0 {
+		size = 64 << 10
+	}
+	br := bufio.NewReaderSize(cr, size)
 	var c *chunk
 	var num int64
 	made := 0
 	for {
 		if c == nil {
-			select {
-			case <-quit:
+			if c = nextChunk(free, quit, &made, window); c == nil {
 				return nil, nil
-			default:
-			}
-			if made < window && len(free) == 0 {
-				made++
-				c = &chunk{done: make(chan struct{}, 1)}
-			} else {
-				select {
-				case c = <-free:
-				case <-quit:
-					return nil, nil
-				}
 			}
 			c.in, c.lines = c.in[:0], c.lines[:0]
 		}
-		start := len(c.in)
+		start, had := len(c.in), cap(c.in)
 		var k lineKind
 		var err error
-		c.in, k, err = readLine(br, c.in, cfg.MaxLine)
+		c.in, k, err = readLine(br, c.in, cfg.MaxLine, cfg.Take)
+		c.held += int64(cap(c.in) - had) // taken as it grew
+		if k == lineStop {
+			c.in = c.in[:start]
+			if len(c.lines) > 0 {
+				send(c)
+			} else {
+				free <- c
+			}
+			return nil, err
+		}
 		if k != lineEOF {
 			num++
-		}
-		if k == lineDoc && cfg.Take != nil {
-			n := int64(len(c.in) - start)
-			if stop = cfg.Take(n); stop != nil {
-				c.in = c.in[:start]
-				if len(c.lines) > 0 {
-					send(c)
-				} else {
-					free <- c
-				}
-				return nil, stop
-			}
-			c.held += n
 		}
 		switch k {
 		case lineDoc:
@@ -411,12 +449,33 @@ func readChunks(r io.Reader, cfg Config, window int, free chan *chunk, quit <-ch
 	}
 }
 
+// nextChunk returns a chunk from free, or a new one while fewer than
+// window are made, or nil once quit is closed.
+func nextChunk(free chan *chunk, quit <-chan struct{}, made *int, window int) *chunk {
+	select {
+	case <-quit:
+		return nil
+	default:
+	}
+	if *made < window && len(free) == 0 {
+		*made++
+		return &chunk{done: make(chan struct{}, 1)}
+	}
+	select {
+	case c := <-free:
+		return c
+	case <-quit:
+		return nil
+	}
+}
+
 type lineKind uint8
 
 const (
 	lineEOF  lineKind = iota // no line: the input is finished
 	lineDoc                  // a line, appended to the buffer (it may be blank)
 	lineOver                 // longer than the cap: discarded unread
+	lineStop                 // take refused the buffer's growth: the line is dropped
 )
 
 // readLine reads one line, appending its bytes, without the line ending
@@ -424,7 +483,9 @@ const (
 // maxLine bytes is discarded as it streams: at most maxLine+1 of its bytes
 // are ever held. The bytes before a read error are dropped with it. The end
 // of input ends the last line; it starts none: "a\n" is one line, "" none.
-func readLine(br *bufio.Reader, buf []byte, maxLine int64) ([]byte, lineKind, error) {
+// With take, buf grows only by what take allows first (Config.Take): when
+// it refuses, the line is dropped (lineStop) with take's error.
+func readLine(br *bufio.Reader, buf []byte, maxLine int64, take func(int64) error) ([]byte, lineKind, error) {
 	start := len(buf)
 	var n int64 // the line's bytes so far
 	over := false
@@ -448,6 +509,19 @@ func readLine(br *bufio.Reader, buf []byte, maxLine int64) ([]byte, lineKind, er
 			// Even without a trailing "\r" the line is over: stop keeping it.
 			over = true
 			buf = buf[:start]
+		case take != nil && len(frag) > cap(buf)-len(buf):
+			// Doubling, but never past what a chunk can come to (a full
+			// chunk and one line), so that a line of the cap fits a
+			// budget of a chunk and the cap.
+			most := math.MaxInt
+			if maxLine < int64(math.MaxInt-chunkBytes-2) {
+				most = chunkBytes + int(maxLine) + 2
+			}
+			grown := make([]byte, len(buf), max(min(2*cap(buf), most), len(buf)+len(frag), 512))
+			if terr := take(int64(cap(grown) - cap(buf))); terr != nil {
+				return buf[:start], lineStop, terr
+			}
+			buf = append(grown[:copy(grown, buf)], frag...)
 		default:
 			buf = append(buf, frag...)
 		}
