@@ -59,7 +59,7 @@ func TestCheckIsTheHelper(t *testing.T) {
 // the report names (the student's document's under In); a check that was
 // made has none.
 func TestReportErr(t *testing.T) {
-	sub, err := canon.ParseSubmission([]byte(`{"q1": [1, 2], "q2": [9007199254740993]}`), canon.ExactNumbers())
+	sub, err := canon.ParseSubmission([]byte(`{"q1": [1, 2], "q2": [9007199254740992.5]}`), canon.ExactNumbers())
 	if err != nil {
 		t.Fatal(err)
 	}
