@@ -94,11 +94,18 @@ func (kb *Batch) setInt(j int, x int64) bool {
 	return ok
 }
 
-// setExactInt sets key j to the key of the integer x, with the Scalar
-// canon.IntScalar makes: the path of an integer setInt declines.
+// setExactInt sets key j to the key of the integer x that no double holds
+// (the Scalar canon.IntScalar makes has it): the path of an integer setInt
+// declines. Its text is looked up without a string of its own, which only
+// a distinct integer's first occurrence allocates.
 func (kb *Batch) setExactInt(j int, x int64) {
-	s, _ := canon.IntScalar(x) // never fails
-	kb.setScalar(j, &s)
+	var buf [20]byte
+	text := scalar.AppendIntText(buf[:0], x)
+	id, ok := kb.longs[string(text)]
+	if !ok {
+		id = int32(kb.longID(string(text)))
+	}
+	kb.set(j, uint64(id), 0, scalar.TagBig)
 }
 
 // scalarKeys sets the first len(ss) keys of ix.kb to the keys of ss, with

@@ -109,10 +109,16 @@ func notFinite(f float64) error {
 func IntOf(i int64) (Scalar, error) {
 	f, ok := exactInt(i)
 	if !ok {
-		return ExactInt(strconv.FormatInt(i, 10), f), nil
+		var buf [20]byte
+		return ExactInt(string(AppendIntText(buf[:0], i)), f), nil
 	}
 	return Scalar{kind: Number, num: f}, nil
 }
+
+// AppendIntText appends the text of the integer x as an exact integer's
+// key is made of ([Scalar.Text]; its tag is [TagBig] where no double holds
+// x): for a caller that keys x without a Scalar.
+func AppendIntText(dst []byte, x int64) []byte { return strconv.AppendInt(dst, x, 10) }
 
 // UintOf is [IntOf] for unsigned integers.
 func UintOf(u uint64) (Scalar, error) {
