@@ -181,7 +181,7 @@ func TestPropertyDistinctIntegersDistinctKeys(t *testing.T) {
 		if rapid.Bool().Draw(t, "rfc text") { // y the integer x's RFC 8785 text names
 			if f, held := heldBy(x); held {
 				k, _ := jcs.NumberToJSON(f)
-				if strings.IndexAny(k, "e.") < 0 {
+				if !strings.ContainsAny(k, "e.") {
 					y, _ = new(big.Int).SetString(k, 10)
 				}
 			}
