@@ -226,7 +226,10 @@ func TestPropertyOneIntegerOneScalarInEveryForm(t *testing.T) {
 		if len(mag) > 1 {
 			sci += "." + mag[1:]
 		}
-		lits := []string{digits, digits + ".0", digits + "00e-2", sign + sci + "e" + itoa(len(mag)-1), sign + "0." + mag + "E+" + itoa(len(mag))}
+		lits := []string{digits, digits + ".0", sign + sci + "e" + itoa(len(mag)-1), sign + "0." + mag + "E+" + itoa(len(mag))}
+		if x.Sign() != 0 { // 000e-2 is no JSON number
+			lits = append(lits, digits+"00e-2")
+		}
 		for _, lit := range lits {
 			forms = append(forms, canon.ExactNumber(lit))
 			if s, err := canon.ParseNumber(lit, canon.ExactNumbers()); err != nil || s != want {
