@@ -18,7 +18,7 @@ import (
 // test gets the report a test would.
 func TestCheckIsTheHelper(t *testing.T) {
 	hide := claimchecktest.HideReference()
-	label := claimchecktest.Message("Q%d", 2)
+	label := claimchecktest.Messagef("Q%d", 2)
 	type row struct {
 		reason string
 		helper func(t claimchecktest.TB) bool

@@ -196,9 +196,13 @@ func TestReports(t *testing.T) {
 			func(t claimchecktest.TB) bool {
 				return claimchecktest.Difference(t, []any{1}, []any{}, []any{1}, []any{"\xff"})
 			}},
-		{"equality-message", "Message labels the first line, labels in order",
+		{"equality-message", "Messagef and Message label the first line, labels in order",
 			func(t claimchecktest.TB) bool {
-				return claimchecktest.Equality(t, []int{1}, []int{2}, claimchecktest.Message("Q%d", 1), claimchecktest.Message("factors"))
+				return claimchecktest.Equality(t, []int{1}, []int{2}, claimchecktest.Messagef("Q%d", 1), claimchecktest.Message("factors"))
+			}},
+		{"equality-message-percent", "Message writes its label as it is: a % is no verb",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Equality(t, []int{1}, []int{2}, claimchecktest.Message("Q1 (50%)"))
 			}},
 		{"equality-hidden", "HideReference: the claim's values in excess, in claim order, and a count of what is missing",
 			func(t claimchecktest.TB) bool {

@@ -20,8 +20,8 @@
 //
 // # Options
 //
-// Each helper takes options after the claim, go-cmp style: [Message] labels
-// the report, [FailNow] stops the test after it (t.FailNow, as testify's
+// Each helper takes options after the claim, go-cmp style: [Message] (or
+// [Messagef], with a format) labels the report, [FailNow] stops the test after it (t.FailNow, as testify's
 // require does), [HideReference] writes a report fit to show the student,
 // without the answer key, [AnyOrder] compares each of a difference's lists
 // as a bag, [In] names where the claim is in the student's document, and

@@ -127,8 +127,17 @@ func ExampleEquality_parseArray() {
 
 func ExampleMessage() {
 	var t T
+	claimchecktest.Equality(t, []int{3, 2}, []int{3}, claimchecktest.Message("Q1: 100% of the factors"))
+	// Output:
+	// FAIL: Q1: 100% of the factors: claimchecktest.Equality: claim is not the same bag as source: 1 value differs
+	//   value  source  claim  first at
+	//   2           1      0  /source/1
+}
+
+func ExampleMessagef() {
+	var t T
 	for q, answer := range [][]int{{2, 3}, {2, 2}} {
-		claimchecktest.Equality(t, []int{3, 2}, answer, claimchecktest.Message("Q%d factors", q+1))
+		claimchecktest.Equality(t, []int{3, 2}, answer, claimchecktest.Messagef("Q%d factors", q+1))
 	}
 	// Output:
 	// FAIL: Q2 factors: claimchecktest.Equality: claim is not the same bag as source: 2 values differ
