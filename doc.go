@@ -35,7 +35,7 @@
 //
 // Exact: no floating point in the rational tool; no formatting-dependent
 // equality in the multiset tools; no Go value rounded silently (an integer
-// no double holds is refused, not rounded). Deterministic: the same input
+// is compared as that integer at any size, never rounded). Deterministic: the same input
 // gives the same bytes. Bounded: every input is checked against the
 // descriptors' limits (or the caller's); the multiset checks run in linear
 // time; JSON is read without recursion, and the rational parser recurses no

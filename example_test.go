@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/multiset"
@@ -57,7 +58,7 @@ func Example_json() {
 // branches on its code, whichever package returned it.
 func ExampleError() {
 	errs := []error{}
-	_, err := multiset.CheckEquality(multiset.EqualityInput[int64, int64]{Source: []int64{1<<53 + 1}}, multiset.Limits{})
+	_, err := multiset.CheckEquality(multiset.EqualityInput[float64, float64]{Source: []float64{math.Inf(1)}}, multiset.Limits{})
 	errs = append(errs, err)
 	_, err = multiset.CheckEquality(multiset.EqualityInput[int, int]{Source: make([]int, 3)}, multiset.Limits{MaxItems: 2})
 	errs = append(errs, err)

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 
 	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
 )
 
-// Key returns the RFC 8785 form of a scalar: equal keys, equal scalars.
+// Key returns the RFC 8785 form of a scalar, or an exact integer's digits
+// and "n": equal keys, equal scalars.
 func ExampleKey() {
 	for _, v := range []any{
 		1.0,
@@ -19,6 +21,8 @@ func ExampleKey() {
 		1e21,
 		1e-7,
 		json.Number("9007199254740993"),
+		canon.ExactNumber("9007199254740993"),
+		int64(1<<53 + 1),
 		"tab\there / é",
 		true,
 		nil,
@@ -37,6 +41,8 @@ func ExampleKey() {
 	// 1e+21
 	// 1e-7
 	// 9007199254740992
+	// 9007199254740993n
+	// 9007199254740993n
 	// "tab\there / é"
 	// true
 	// null
@@ -70,11 +76,10 @@ func ExampleOf() {
 	s, err = canon.Of(float32(0.1)) // what encoding/json writes for it
 	fmt.Println(s.Kind(), s, err)
 
+	s, err = canon.Of(int64(1<<53 + 1)) // no double holds it: exact
+	fmt.Println(s.Kind(), s, s.Key(), err)
+
 	var e *claimcheck.Error
-	_, err = canon.Of(int64(1<<53 + 1)) // a double would round it: refused
-	if errors.As(err, &e) {
-		fmt.Println(e.Code, e.Message)
-	}
 
 	_, err = canon.Of([]int{1, 2})
 	if errors.As(err, &e) {
@@ -83,7 +88,7 @@ func ExampleOf() {
 	// Output:
 	// number 7 <nil>
 	// number 0.1 <nil>
-	// invalid_input integer 9007199254740993 is not exactly a double; pass it as a string
+	// number 9007199254740993 9007199254740993n <nil>
 	// invalid_input element is an array, not a scalar
 }
 
@@ -153,28 +158,51 @@ func ExampleKey_refused() {
 // same rules as Of and without an interface conversion.
 func ExampleIntScalar() {
 	for _, n := range []int64{-7, 1 << 53, 1 << 60, 1<<53 + 1} {
-		s, err := canon.IntScalar(n)
-		if err != nil {
-			fmt.Println(n, "refused")
-			continue
-		}
-		fmt.Println(n, "is", s)
+		s, _ := canon.IntScalar(n) // never fails
+		fmt.Println(n, "has the key", s.Key())
 	}
 	// Output:
-	// -7 is -7
-	// 9007199254740992 is 9007199254740992
-	// 1152921504606846976 is 1152921504606847000
-	// 9007199254740993 refused
+	// -7 has the key -7
+	// 9007199254740992 has the key 9007199254740992
+	// 1152921504606846976 has the key 1152921504606847000
+	// 9007199254740993 has the key 9007199254740993n
 }
 
 func ExampleUintScalar() {
-	_, err := canon.UintScalar(math.MaxUint64)
-	fmt.Println(err != nil)
-	s, _ := canon.UintScalar(1 << 63)
-	fmt.Println(s)
+	s, _ := canon.UintScalar(math.MaxUint64)
+	fmt.Println(s, s.Key())
+	s, _ = canon.UintScalar(1 << 63)
+	fmt.Println(s, s.Key())
 	// Output:
-	// true
-	// 9223372036854776000
+	// 18446744073709551615 18446744073709551615n
+	// 9223372036854776000 9223372036854776000
+}
+
+// BigIntScalar takes an integer of any size; where a double holds it, it is
+// that double.
+func ExampleBigIntScalar() {
+	x := new(big.Int).Lsh(big.NewInt(1), 60)
+	s, _ := canon.BigIntScalar(x)
+	i, _ := canon.IntScalar(1 << 60)
+	fmt.Println(s.Key(), s == i)
+	x.Add(x, big.NewInt(1))
+	s, _ = canon.BigIntScalar(x)
+	fmt.Println(s.Key())
+	// Output:
+	// 1152921504606847000 true
+	// 1152921504606846977n
+}
+
+// An ExactNumber is a json.Number read as ExactNumbers reads a literal.
+func ExampleExactNumber() {
+	for _, v := range []any{json.Number("9007199254740993"), canon.ExactNumber("9007199254740993"), canon.ExactNumber("9.007199254740993e15")} {
+		s, _ := canon.Of(v)
+		fmt.Println(s.Key())
+	}
+	// Output:
+	// 9007199254740992
+	// 9007199254740993n
+	// 9007199254740993n
 }
 
 func ExampleFloat32Scalar() {
@@ -319,21 +347,22 @@ func ExampleScalar_Value() {
 func ExampleOption() {
 	doc := []byte(`[9007199254740993]`)
 	plain, _ := canon.ParseArray(doc, canon.Option{})
-	_, err := canon.ParseArray(doc, canon.ExactNumbers())
-	fmt.Println(plain, err)
-	// Output: [9007199254740992] invalid_input at /0: number 9007199254740993 is not exact as a double: it would become 9007199254740992
+	exact, _ := canon.ParseArray(doc, canon.ExactNumbers())
+	fmt.Println(plain, exact, plain[0] == exact[0])
+	// Output: [9007199254740992] [9007199254740993] false
 }
 
-// ExactNumbers refuses a number whose rounding to a double changes an
-// integer, however it is written; a fraction rounds as ever.
+// ExactNumbers keeps an integer as written, however it is written, and
+// refuses a fraction whose rounding makes it an integer; other fractions
+// round as ever.
 func ExampleExactNumbers() {
 	for _, doc := range []string{`[9007199254740993]`, `[9.007199254740993e15]`, `[1e-400]`, `[0.1, 2.50, 1e22, 9007199254740992]`} {
 		xs, err := canon.ParseArray([]byte(doc), canon.ExactNumbers())
 		fmt.Println(xs, err)
 	}
 	// Output:
-	// [] invalid_input at /0: number 9007199254740993 is not exact as a double: it would become 9007199254740992
-	// [] invalid_input at /0: number 9.007199254740993e15 is not exact as a double: it would become 9007199254740992
+	// [9007199254740993] <nil>
+	// [9007199254740993] <nil>
 	// [] invalid_input at /0: number 1e-400 is not exact as a double: it would become 0
 	// [0.1 2.5 1e+22 9007199254740992] <nil>
 }

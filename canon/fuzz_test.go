@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,6 +69,63 @@ func FuzzParseNumber(f *testing.F) {
 	})
 }
 
+// FuzzParseNumberExact: with ExactNumbers, ParseNumber reads a literal as
+// its value, which math/big.Rat (the oracle) reads from it: an integer a
+// double holds is that double, with jcs.NumberToJSON's key; an integer no
+// double holds is that integer, keyed by its digits and "n", its Float the
+// nearest double; a fraction is refused when its double is an integer,
+// and otherwise read as without the option.
+func FuzzParseNumberExact(f *testing.F) {
+	for _, seed := range []string{
+		"0", "-0", "1", "1.0", "1e0", "12300e-2", "1.23e2", "0.5", "1e-400", "9007199254740992.5",
+		"9007199254740993", "9007199254740993.0", "9.007199254740993e15", "-9007199254740993",
+		"1152921504606846976", "1.152921504606846976e18", "1152921504606847000", "1e21", "1e22", "1e23",
+		"18446744073709551615", "18446744073709551616", "1e308", "1.7976931348623157e308", "1e400", "01",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, lit string) {
+		if i := strings.IndexAny(lit, "eE"); len(lit) > 400 || i >= 0 && len(strings.TrimLeft(lit[i+1:], "+-")) > 4 {
+			return // the oracle is slow on long literals, and big.Rat refuses large exponents
+		}
+		plain, perr := canon.ParseNumber(lit)
+		s, err := canon.ParseNumber(lit, canon.ExactNumbers())
+		if perr != nil {
+			if err == nil || err.Error() != perr.Error() {
+				t.Fatalf("ParseNumber(%q): %v by default, %v with ExactNumbers", lit, perr, err)
+			}
+			return
+		}
+		var r big.Rat
+		if _, ok := r.SetString(lit); !ok {
+			t.Fatalf("big.Rat cannot read %q, which ParseNumber accepts", lit)
+		}
+		f := plain.Float()
+		if !r.IsInt() {
+			if (err != nil) != (f == math.Trunc(f)) {
+				t.Fatalf("ParseNumber(%q, ExactNumbers): %v; the fraction's double is %v", lit, err, f)
+			}
+			if err == nil && s != plain {
+				t.Fatalf("ParseNumber(%q, ExactNumbers) = %v, by default %v", lit, s, plain)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("ParseNumber(%q, ExactNumbers): %v, for an integer", lit, err)
+		}
+		x := r.Num()
+		if g, acc := x.Float64(); acc == big.Exact {
+			if ref, _ := jcs.NumberToJSON(g); s != plain || s.Key() != ref {
+				t.Fatalf("%q, an integer a double holds: %v, key %s; want %v, %s", lit, s, s.Key(), plain, ref)
+			}
+			return
+		}
+		if s.Key() != x.String()+"n" || s.String() != x.String() || s.Float() != f {
+			t.Fatalf("%q: key %s, string %s, float %v; want %sn, %s, %v", lit, s.Key(), s.String(), s.Float(), x, x, f)
+		}
+	})
+}
+
 // FuzzStringKey: a string is accepted exactly when it is valid UTF-8; its key
 // is a JSON string that encoding/json reads back as the same string and that
 // jcs.Transform leaves byte for byte unchanged.
@@ -104,14 +162,21 @@ func FuzzStringKey(f *testing.F) {
 // FuzzParseArray: ParseArray never panics; it refuses only with an
 // invalid_input *claimcheck.Error; and what it accepts is valid JSON that
 // encoding/json (with UseNumber) decodes to the same number of elements,
-// each the same canonical scalar by Of.
+// each the same canonical scalar by Of (with ExactNumbers, each
+// json.Number as a canon.ExactNumber).
 func FuzzParseArray(f *testing.F) {
 	for _, s := range []string{`[]`, `[1,"a",null,true,false]`, ` [ 1.0 , -0 , 1e2 ] `, `[1e400]`, `[[1]]`, `{"a":1}`,
-		`[1,]`, "[\"\xff\"]", `["\ud800"]`, `["\u00e9\n"]`, `[1] [2]`, "\ufeff[]", `[9007199254740993]`} {
-		f.Add([]byte(s))
+		`[1,]`, "[\"\xff\"]", `["\ud800"]`, `["\u00e9\n"]`, `[1] [2]`, "\ufeff[]", `[9007199254740993]`,
+		`[1152921504606847000, 1152921504606846976, 1e23, -9.007199254740993e15, 1e-400, 0.1]`} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := canon.ParseArray(data)
+	f.Fuzz(func(t *testing.T, data []byte, exact bool) {
+		var opts []canon.Option
+		if exact {
+			opts = append(opts, canon.ExactNumbers())
+		}
+		got, err := canon.ParseArray(data, opts...)
 		if err != nil {
 			var e *claimcheck.Error
 			if !errors.As(err, &e) || e.Code != claimcheck.InvalidInput {
@@ -132,6 +197,9 @@ func FuzzParseArray(f *testing.F) {
 			t.Fatalf("%q: %d elements, encoding/json %d", data, len(got), len(xs))
 		}
 		for i, x := range xs {
+			if n, ok := x.(json.Number); ok && exact {
+				x = canon.ExactNumber(n)
+			}
 			want, err := canon.Of(x)
 			if err != nil {
 				t.Fatalf("%q: element %d accepted, but Of(%v) refuses it: %v", data, i, x, err)

@@ -20,23 +20,25 @@ type Option struct {
 // a grader who must not compare a number the student did not write. By
 // default a number is the double nearest its literal, as the JSON tools
 // compare it (RFC 8785), so 9007199254740993 reads as, and equals,
-// 9007199254740992, and 1e-400 equals 0. With ExactNumbers a literal is
-// refused (invalid_input at its path, with a message saying what it would
-// have become) when that rounding changes an integer:
+// 9007199254740992, and 1e-400 equals 0. With ExactNumbers:
 //
-//   - its value is an integer that the double is not: 9007199254740993,
-//     and the same integer written 9007199254740993.0 or
+//   - a literal whose value is an integer that no double holds is that
+//     exact integer (see the package documentation, "Integers"):
+//     9007199254740993, and the same integer written 9007199254740993.0 or
 //     9.007199254740993e15 (the value decides, not the notation: a
 //     student who wrote ".0" wrote that integer too), or 1e23 (no double
-//     is 10^23);
-//   - the double is an integer, 0 included, that its value is not: 1e-400
-//     (which would be 0), 9007199254740992.5 (which would be
-//     9007199254740992).
+//     is 10^23); it equals the Go integer, *big.Int or other literal of
+//     the same value, and no other number;
+//   - a literal whose double is an integer, 0 included, that its value is
+//     not is refused (invalid_input at its path, with a message saying
+//     what it would have become): 1e-400 (which would be 0),
+//     9007199254740992.5 (which would be 9007199254740992).
 //
 // Any other literal reads as by default: one whose value and double are
-// both fractions (0.1, 1e-7) is rounded, as every decimal fraction is, and
-// one a double holds (2^60, 1e22, 0.5) is exact. Nothing else changes: the
-// Scalars of an accepted document are those read without the option.
+// both fractions (0.1, 1e-7) is rounded, as every decimal fraction is; one
+// a double holds (2^60, 1e22, 0.5) is that double, whatever its notation;
+// one beyond a double's range (1e400) is refused as ever, so that no
+// literal of a few bytes names an integer of a million digits.
 func ExactNumbers() Option { return Option{exact: true} }
 
 // options is what the Options of one call say.
@@ -64,29 +66,30 @@ func readElems(elems []jsontape.Elem, path string, o options) ([]Scalar, error) 
 		}
 		s, err := scalar.Elem(&elems[i])
 		if err != nil {
-			if err := o.inexact(elems[:i], out, path); err != nil {
+			if err := o.exactElems(elems[:i], out, path); err != nil {
 				return nil, err
 			}
 			return nil, errs.At(stringFault(&elems[i], err), errs.Index(path, i))
 		}
 		out[i] = Scalar(s)
 	}
-	if err := o.inexact(elems, out, path); err != nil {
+	if err := o.exactElems(elems, out, path); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// inexact returns, under ExactNumbers, the error for the first number of
-// elems whose Scalar in out is not the number written (see ExactNumbers),
-// at its path under path; nil when there is none or the option is off.
-func (o options) inexact(elems []jsontape.Elem, out []Scalar, path string) error {
+// exactElems reads, under ExactNumbers, each number of elems as that
+// option says (exactNumber), its Scalar in out read by default: the error
+// is the first refusal, at its path under path. It does nothing when the
+// option is off.
+func (o options) exactElems(elems []jsontape.Elem, out []Scalar, path string) error {
 	if !o.exact {
 		return nil
 	}
 	for i := range elems {
 		if elems[i].Kind == jsontape.Number {
-			if err := exactNumber(elems[i].Raw, out[i]); err != nil {
+			if err := exactNumber(elems[i].Raw, &out[i]); err != nil {
 				return errs.At(err, errs.Index(path, i))
 			}
 		}
@@ -94,10 +97,16 @@ func (o options) inexact(elems []jsontape.Elem, out []Scalar, path string) error
 	return nil
 }
 
-// exactNumber is ExactNumbers' check of one literal and the Scalar it was
-// read as; the error has no path.
-func exactNumber(lit string, s Scalar) error {
+// exactNumber is ExactNumbers' reading of one literal, lit, which *s holds
+// as read by default (the double nearest it): where that rounding changes
+// an integer, an integer no double holds becomes that exact integer, and a
+// fraction that would read as an integer is an error, without a path.
+func exactNumber(lit string, s *Scalar) error {
 	if !jsonwire.ChangesInteger(lit, s.Float()) {
+		return nil
+	}
+	if text, ok := jsonwire.IntegerText(lit); ok {
+		*s = Scalar(scalar.ExactInt(text, s.Float()))
 		return nil
 	}
 	return errs.Invalid("", "number "+scalar.Abbrev(lit)+" is not exact as a double: it would become "+s.Key())

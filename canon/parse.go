@@ -20,13 +20,13 @@ import (
 //     slice), a string that is not valid UTF-8 or holds a lone-surrogate
 //     escape (which encoding/json replaces with U+FFFD; the message names
 //     the escape as written, "the escape \ud800 after "ab""), and, with
-//     [ExactNumbers], a number that is not the number written: at the
+//     [ExactNumbers], a fraction that would read as an integer: at the
 //     element's JSON Pointer path, "/4" for the fifth element, the first
 //     such element in index order.
 //
 // Numbers are read as [ParseNumber] reads a literal: the nearest double,
-// rounded once; [ExactNumbers] refuses those whose rounding changes an
-// integer. The result, a []Scalar, is accepted as it is by the multiset
+// rounded once; with [ExactNumbers] an integer is exact, and a fraction
+// whose rounding makes it an integer is refused. The result, a []Scalar, is accepted as it is by the multiset
 // tools and the grading helpers of package claimchecktest.
 func ParseArray(data []byte, opts ...Option) ([]Scalar, error) {
 	src := string(data)

@@ -57,7 +57,7 @@ type member struct {
 //     not a scalar: the element's path, "/q1/3";
 //   - a string that is not valid UTF-8 or holds a lone-surrogate escape, a
 //     number out of the range of a double, and, with [ExactNumbers], a
-//     number that is not the number written: at its path, "/q3" or
+//     fraction that would read as an integer: at its path, "/q3" or
 //     "/q1/3", as [ParseArray] reports them.
 //
 // Paths are JSON Pointers into data, so a report that quotes them points
@@ -116,7 +116,7 @@ func readAnswer(doc *jsontape.Doc, i int, path string, o options) *member {
 	e := jsontape.Elem{Raw: doc.Src[n.Start:n.End], Kind: n.Kind, Flags: n.Flags}
 	v, err := of(scalar.Elem(&e))
 	if err == nil && o.exact && e.Kind == jsontape.Number {
-		err = exactNumber(e.Raw, v)
+		err = exactNumber(e.Raw, &v)
 	}
 	if err != nil {
 		m.err = errs.At(stringFault(&e, err), path)
@@ -189,8 +189,9 @@ func (s *Submission) Scalar(name string) (Scalar, error) {
 // Literal returns the text the student wrote for element i of the array
 // answer name, as it is in the document: a number's literal (-0e0, 1.50,
 // 9007199254740993), a string's with its quotes and escapes. It is ""
-// when there is no such element (or the answer is refused). A report that quotes the student shows
-// this, where the Scalar (0, 1.5, 9007199254740992) is what was compared.
+// when there is no such element (or the answer is refused). A report that
+// quotes the student shows this, where the Scalar (0, 1.5, and
+// 9007199254740992 unless read with [ExactNumbers]) is what was compared.
 func (s *Submission) Literal(name string, i int) string {
 	m := s.members[name]
 	if m == nil || i < 0 || i >= len(m.texts) {

@@ -42,11 +42,12 @@ func TestParseSubmission(t *testing.T) {
 		{`{"q1":[1e400]}`, nil, "q1", "/q1/0", "out of the range of a double", "out of range in an array"},
 		{`{"q3":-1e400}`, nil, "q3", "/q3", "out of the range of a double", "out of range as an answer"},
 		{`{"q1":[9007199254740993],"q3":1e-400}`, nil, "q1", "", "", "rounded numbers are accepted by default"},
-		{`{"q1":[9007199254740993]}`, exact, "q1", "/q1/0", "number 9007199254740993 is not exact as a double: it would become 9007199254740992", "ExactNumbers in an array"},
+		{`{"q1":[9007199254740992.5]}`, exact, "q1", "/q1/0", "number 9007199254740992.5 is not exact as a double: it would become 9007199254740992", "ExactNumbers in an array"},
 		{`{"q3":1e-400}`, exact, "q3", "/q3", "number 1e-400 is not exact as a double: it would become 0", "ExactNumbers on an answer"},
 		{`{"q1":[0.1, 2.50, -0e0, 1e22]}`, exact, "q1", "", "", "ExactNumbers accepts fractions and numbers a double holds"},
-		{`{"q1":[9007199254740993],"q2":[1]}`, exact, "q2", "", "", "a refused answer costs that answer only"},
-		{`{"q2":[9007199254740993,"` + "\xff" + `"]}`, exact, "q2", "/q2/0", "not exact", "an inexact number before a bad string of the same array"},
+		{`{"q1":[9007199254740992.5],"q2":[1]}`, exact, "q2", "", "", "a refused answer costs that answer only"},
+		{`{"q2":[9007199254740992.5,"` + "\xff" + `"]}`, exact, "q2", "/q2/0", "not exact", "an inexact number before a bad string of the same array"},
+		{`{"q2":[9007199254740993,"` + "\xff" + `"]}`, exact, "q2", "/q2/1", "not UTF-8", "an exact integer is no fault: the bad string after it is"},
 		{`{"q1":[1]} `, nil, "q1", "", "", "white space after the document"},
 		{`{"\ud800":1}`, nil, "", "", `member name has the escape \ud800 at its start`, "a member name that is not Unicode: the document's fault"},
 		{`{"q1":[1]} {}`, nil, "", "", "trailing data", "trailing data is a grammar error at the root"},
@@ -142,13 +143,15 @@ func keys(xs []canon.Scalar) string {
 // FuzzParseSubmission: ParseSubmission never panics; it and its answers
 // refuse only with an invalid_input *claimcheck.Error; what it accepts is
 // JSON that encoding/json (with UseNumber) decodes to an object, each of
-// whose answers it reads to the same canonical scalars by Of, or refuses
-// (a repeated name, invalid UTF-8, an inexact number with ExactNumbers:
-// what encoding/json reads without a word).
+// whose answers it reads to the same canonical scalars by Of (with
+// ExactNumbers, each json.Number as a canon.ExactNumber), or refuses (a
+// repeated name, invalid UTF-8, with ExactNumbers a fraction that would
+// read as an integer: what encoding/json reads without a word).
 func FuzzParseSubmission(f *testing.F) {
 	for _, s := range []string{`{}`, `{"q1":[1,"a",null,true,false],"q2":"x","q3":1.5}`, `{"q1":[1],"q1":[2]}`,
 		`{"q":[1e400]}`, `{"q":[[1]]}`, `{"q":{"a":1}}`, "{\"q\":\"\xff\"}", `{"q":"\ud800"}`, `{"\ud800":1}`,
-		`[1]`, `{"q":[1]} {}`, "\ufeff{}", `{"q":[9007199254740993]}`, `{"q":1e-400}`} {
+		`[1]`, `{"q":[1]} {}`, "\ufeff{}", `{"q":[9007199254740993]}`, `{"q":1e-400}`,
+		`{"q":[1152921504606847000,1152921504606846976,-9.007199254740993e15]}`, `{"q":1e23}`} {
 		f.Add([]byte(s), false)
 		f.Add([]byte(s), true)
 	}
@@ -156,6 +159,12 @@ func FuzzParseSubmission(f *testing.F) {
 		var opts []canon.Option
 		if exact {
 			opts = append(opts, canon.ExactNumbers())
+		}
+		of := func(v any) (canon.Scalar, error) {
+			if n, ok := v.(json.Number); ok && exact {
+				return canon.Of(canon.ExactNumber(n))
+			}
+			return canon.Of(v)
 		}
 		isInvalid := func(err error) bool {
 			var e *claimcheck.Error
@@ -187,7 +196,7 @@ func FuzzParseSubmission(f *testing.F) {
 					}
 					continue // refused: encoding/json read it leniently
 				}
-				if want, werr := canon.Of(v); werr != nil || got != want {
+				if want, werr := of(v); werr != nil || got != want {
 					t.Fatalf("%q: answer %q is %v, Of gives %v (%v)", data, name, got, want, werr)
 				}
 				continue
@@ -203,7 +212,7 @@ func FuzzParseSubmission(f *testing.F) {
 				t.Fatalf("%q: answer %q is %v, encoding/json has %d elements", data, name, got, len(xs))
 			}
 			for i, x := range xs {
-				want, err := canon.Of(x)
+				want, err := of(x)
 				if err != nil || want != got[i] {
 					t.Fatalf("%q: %s[%d] is %v, Of gives %v (%v)", data, name, i, got[i], want, err)
 				}

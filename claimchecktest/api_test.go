@@ -18,7 +18,7 @@ import (
 // test gets the report a test would.
 func TestCheckIsTheHelper(t *testing.T) {
 	hide := claimchecktest.HideReference()
-	label := claimchecktest.Message("Q%d", 2)
+	label := claimchecktest.Messagef("Q%d", 2)
 	type row struct {
 		reason string
 		helper func(t claimchecktest.TB) bool
@@ -59,7 +59,7 @@ func TestCheckIsTheHelper(t *testing.T) {
 // the report names (the student's document's under In); a check that was
 // made has none.
 func TestReportErr(t *testing.T) {
-	sub, err := canon.ParseSubmission([]byte(`{"q1": [1, 2], "q2": [9007199254740993]}`), canon.ExactNumbers())
+	sub, err := canon.ParseSubmission([]byte(`{"q1": [1, 2], "q2": [9007199254740992.5]}`), canon.ExactNumbers())
 	if err != nil {
 		t.Fatal(err)
 	}

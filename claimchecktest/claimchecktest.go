@@ -170,12 +170,13 @@ func (l *list) written(i int) string {
 	if i < len(l.texts) && l.texts[i] != "" {
 		return l.texts[i]
 	}
-	return l.vals[i].Key()
+	return l.vals[i].String()
 }
 
 // claimList returns the k-th claimed array of a check the engine accepted.
 // The numbers' literals come from In's answer (each element that is the
-// answer's own) or from json.Number elements, which are JSON text.
+// answer's own) or from json.Number and canon.ExactNumber elements, which
+// are JSON text.
 func claimList[C any](c *config, k int, base string, xs []C) list {
 	l := list{vals: scalars(xs), base: base}
 	var answer []canon.Scalar
@@ -184,7 +185,8 @@ func claimList[C any](c *config, k int, base string, xs []C) list {
 	}
 	boxed, _ := any(xs).([]any)
 	numbers, _ := any(xs).([]json.Number)
-	if answer == nil && boxed == nil && numbers == nil {
+	exact, _ := any(xs).([]canon.ExactNumber)
+	if answer == nil && boxed == nil && numbers == nil && exact == nil {
 		return l // no literal is known
 	}
 	for i, v := range l.vals {
@@ -196,12 +198,18 @@ func claimList[C any](c *config, k int, base string, xs []C) list {
 		case i < len(answer) && answer[i] == v:
 			text = c.sub.Literal(c.names[k], i)
 		case boxed != nil:
-			n, _ := boxed[i].(json.Number)
-			text = string(n)
+			switch n := boxed[i].(type) {
+			case json.Number:
+				text = string(n)
+			case canon.ExactNumber:
+				text = string(n)
+			}
 		case numbers != nil:
 			text = string(numbers[i])
+		case exact != nil:
+			text = string(exact[i])
 		}
-		if text != "" && text != v.Key() {
+		if text != "" && text != v.String() {
 			if l.texts == nil {
 				l.texts = make([]string, len(l.vals))
 			}
@@ -301,7 +309,7 @@ func equalityReport(res multiset.EqualityResult, base string) string {
 	for i, d := range ds {
 		vals[i] = d.Value
 	}
-	show := newNames(vals, canon.Scalar.Key)
+	show := newNames(vals, canon.Scalar.String)
 	rows := [][]string{{"value", "source", "claim", "first at"}}
 	for _, d := range ds {
 		path := d.Path

@@ -71,7 +71,7 @@ func (d *diff) report() string {
 		vals = append(vals, d.claim[l].vals[:min(len(d.claim[l].vals), maxListed)]...)
 		vals = append(vals, d.want[l][:min(len(d.want[l]), maxListed)]...)
 	}
-	show := newNames(vals, canon.Scalar.Key)
+	show := newNames(vals, canon.Scalar.String)
 	at := func(xs []canon.Scalar, i int) string {
 		if i < len(xs) {
 			return show[xs[i]]
@@ -222,7 +222,7 @@ func (d *diff) anyOrder(c *config) Report {
 		vals = append(vals, d.claim[l].vals[:min(len(d.claim[l].vals), maxListed)]...)
 		vals = append(vals, d.want[l][:min(len(d.want[l]), maxListed)]...)
 	}
-	show := newNames(vals, canon.Scalar.Key)
+	show := newNames(vals, canon.Scalar.String)
 	var b strings.Builder
 	b.WriteString(c.head("Difference") + "the claim is not the bag difference, in any order:")
 	var sums []string

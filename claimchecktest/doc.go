@@ -20,8 +20,8 @@
 //
 // # Options
 //
-// Each helper takes options after the claim, go-cmp style: [Message] labels
-// the report, [FailNow] stops the test after it (t.FailNow, as testify's
+// Each helper takes options after the claim, go-cmp style: [Message] (or
+// [Messagef], with a format) labels the report, [FailNow] stops the test after it (t.FailNow, as testify's
 // require does), [HideReference] writes a report fit to show the student,
 // without the answer key, [AnyOrder] compares each of a difference's lists
 // as a bag, [In] names where the claim is in the student's document, and
@@ -108,16 +108,21 @@
 // By default a number is the double nearest its literal, as the JSON tools
 // compare it: 9007199254740993 is read as, and equals, 9007199254740992,
 // and 1e-400 equals 0, so an answer wrong as written may pass. With
-// [canon.ExactNumbers] the readers refuse such a number at its path,
-// saying what it would have become; given [In], a helper reports that
-// refusal as the claim's.
+// [canon.ExactNumbers] the readers keep every integer as written, so that
+// it equals a reference of Go integers ([]int64{1, 1<<53 + 1}) exactly
+// when it is the same integer, and refuse, at its path, a fraction that
+// would read as an integer (1e-400), saying what it would have become;
+// given [In], a helper reports that refusal as the claim's. For an answer
+// decoded with json.Decoder.UseNumber, convert each json.Number to a
+// [canon.ExactNumber]. Reports show an integer by its digits.
 //
 // # Element types
 //
 // [Equality] and [Difference] take any element type the multiset tools
 // accept, each slice its own: []any as encoding/json decodes it (with or
-// without UseNumber), []int, []string, []float64, []json.Number, the
-// []canon.Scalar of the canon readers and their named variants. There is
+// without UseNumber), []int, []int64, []uint64, []*big.Int, []string,
+// []float64, []json.Number, []canon.ExactNumber, the []canon.Scalar of
+// the canon readers and their named variants. There is
 // no size cap by default: a test checks bags of any size that fits in
 // memory (the JSON tools' 10,000-item limits do not apply here; see
 // [Limits]).

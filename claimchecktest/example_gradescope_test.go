@@ -58,9 +58,9 @@ func grade(submission []byte) ([]byte, error) {
 }
 
 // A grader for Gradescope writes results.json (in /autograder/results/)
-// from the student's submission; here, one with an inexact id in Q1, Q2's
-// lists in another order than the tool's, and white space in Q3's
-// fraction.
+// from the student's submission; here, one with an id in Q1 that is not
+// the expected 2^53 (though a double would round it to that), Q2's lists
+// in another order than the tool's, and white space in Q3's fraction.
 func Example_gradescope() {
 	results, err := grade([]byte(`{
 		"q1": [9007199254740993, 12, 7, 0],
@@ -73,13 +73,13 @@ func Example_gradescope() {
 	fmt.Println(string(results))
 	// Output:
 	// {
-	//   "score": 2,
+	//   "score": 3.5,
 	//   "tests": [
 	//     {
 	//       "name": "Q1 the ids the query returns",
-	//       "score": 0,
+	//       "score": 1.5,
 	//       "max_score": 2,
-	//       "output": "cannot check the claim at /q1/0: number 9007199254740993 is not exact as a double: it would become 9007199254740992"
+	//       "output": "the claim is not the expected bag: 1 value occurs too often or should not occur, and 1 occurrence is missing\n  value             claim  fault             first at\n  9007199254740993      1  should not occur  /q1/0"
 	//     },
 	//     {
 	//       "name": "Q2 in A but not in B, in B but not in A",

@@ -101,7 +101,8 @@ func ExampleRationalCanonical() {
 // A student's answer read with canon.ParseArray: the strict reader names
 // the element at fault, where json.Unmarshal would leave a nil that the
 // report shows as a null the student never wrote; with ExactNumbers it
-// refuses a number that would round to another integer.
+// keeps an integer no double holds as written, and refuses a fraction
+// that would round to an integer.
 func ExampleEquality_parseArray() {
 	var t T
 	reference := []int{2, 2, 3, 3, 5}
@@ -113,18 +114,30 @@ func ExampleEquality_parseArray() {
 
 	_, err = canon.ParseArray([]byte(`[3, 2, 5, 3, 2e400]`))
 	fmt.Println(err)
-	_, err = canon.ParseArray([]byte(`[3, 2, 5, 3, 9007199254740993]`), canon.ExactNumbers())
+	_, err = canon.ParseArray([]byte(`[3, 2, 5, 3, 2.0000000000000001]`), canon.ExactNumbers())
 	fmt.Println(err)
+	ids, _ := canon.ParseArray([]byte(`[1, 9007199254740993]`), canon.ExactNumbers())
+	fmt.Println(claimchecktest.Equality(t, []int64{1, 1<<53 + 1}, ids))
 	// Output:
 	// true
 	// invalid_input at /4: number 2e400 is out of the range of a double
-	// invalid_input at /4: number 9007199254740993 is not exact as a double: it would become 9007199254740992
+	// invalid_input at /4: number 2.0000000000000001 is not exact as a double: it would become 2
+	// true
 }
 
 func ExampleMessage() {
 	var t T
+	claimchecktest.Equality(t, []int{3, 2}, []int{3}, claimchecktest.Message("Q1: 100% of the factors"))
+	// Output:
+	// FAIL: Q1: 100% of the factors: claimchecktest.Equality: claim is not the same bag as source: 1 value differs
+	//   value  source  claim  first at
+	//   2           1      0  /source/1
+}
+
+func ExampleMessagef() {
+	var t T
 	for q, answer := range [][]int{{2, 3}, {2, 2}} {
-		claimchecktest.Equality(t, []int{3, 2}, answer, claimchecktest.Message("Q%d factors", q+1))
+		claimchecktest.Equality(t, []int{3, 2}, answer, claimchecktest.Messagef("Q%d factors", q+1))
 	}
 	// Output:
 	// FAIL: Q2 factors: claimchecktest.Equality: claim is not the same bag as source: 2 values differ
@@ -213,7 +226,7 @@ func ExampleIn() {
 // An answer the submission refuses is the helper's to report, at its path.
 func ExampleIn_refused() {
 	var t T
-	sub, _ := canon.ParseSubmission([]byte(`{"q1": [2, 2, 3, 3, 5], "q1": [1], "q2": [9007199254740993]}`), canon.ExactNumbers())
+	sub, _ := canon.ParseSubmission([]byte(`{"q1": [2, 2, 3, 3, 5], "q1": [1], "q2": [9007199254740992.5]}`), canon.ExactNumbers())
 	q1, _ := sub.Array("q1")
 	q2, _ := sub.Array("q2")
 	hide := claimchecktest.HideReference()
@@ -221,7 +234,7 @@ func ExampleIn_refused() {
 	claimchecktest.Equality(t, []int64{1 << 53}, q2, claimchecktest.In(sub, "q2"), hide)
 	// Output:
 	// FAIL: cannot check the claim at /q1: duplicate member "q1": the document answers it twice
-	// FAIL: cannot check the claim at /q2/0: number 9007199254740993 is not exact as a double: it would become 9007199254740992
+	// FAIL: cannot check the claim at /q2/0: number 9007199254740992.5 is not exact as a double: it would become 9007199254740992
 }
 
 // The helpers have no size limit by default; Limits sets one, to hold a

@@ -17,7 +17,7 @@ import (
 // [AnyOrder] nothing but to [Difference]).
 //
 //	claimchecktest.Equality(t, reference, answer,
-//		claimchecktest.Message("Q%d factors", 1), claimchecktest.FailNow())
+//		claimchecktest.Messagef("Q%d factors", 1), claimchecktest.FailNow())
 type Option struct {
 	apply func(*config)
 }
@@ -44,14 +44,17 @@ func newConfig(opts []Option) config {
 	return c
 }
 
-// Message labels the report: a failure's first line starts with
-// fmt.Sprintf(format, args...) and ": ", as testify prints its messages.
-// Several labels are written in the order given, each followed by ": ".
-// A passing check prints nothing, label or not.
-func Message(format string, args ...any) Option {
-	label := fmt.Sprintf(format, args...)
+// Message labels the report: a failure's first line starts with label
+// and ": ", as testify prints its messages; label is written as it is
+// ("100% right" too). Several labels, of Message and [Messagef], are
+// written in the order given, each followed by ": ". A passing check
+// prints nothing, label or not.
+func Message(label string) Option {
 	return Option{func(c *config) { c.labels = append(c.labels, label) }}
 }
+
+// Messagef is [Message] with the label fmt.Sprintf(format, args...).
+func Messagef(format string, args ...any) Option { return Message(fmt.Sprintf(format, args...)) }
 
 // FailNow stops the test after a failure is reported: the helper calls
 // t.FailNow, as testify's require and t.Fatalf do, so nothing after the

@@ -16,17 +16,17 @@ const (
 	context = 6
 )
 
-// names is how a report shows each value: its form (the canonical one, or
-// the literal the student wrote), with the middle elided ("…") when it is
+// names is how a report shows each value: its form (its JSON text, or the
+// literal the student wrote), with the middle elided ("…") when it is
 // longer than maxShown runes. Two different values never show alike: the
 // elision keeps the part that tells a value from the others of the same
-// report, or, failing that, the value is shown whole.
+// report, or, failing that, the value is shown whole, or by its key.
 type names map[canon.Scalar]string
 
 // newNames gives a display form to every value of vals (the values one
-// report shows), from form(v). Different values must have different forms,
-// as their canonical forms are, and so are their literals: a literal is
-// the form of one value only.
+// report shows), from form(v). Different values may share a form (an
+// exact integer's digits and a double's text, or a literal): those are
+// shown by their keys.
 func newNames(vals []canon.Scalar, form func(canon.Scalar) string) names {
 	n := make(names, len(vals))
 	keys := make(map[canon.Scalar][]rune, len(vals))
@@ -67,13 +67,18 @@ func newNames(vals []canon.Scalar, form func(canon.Scalar) string) names {
 			}
 		}
 	}
-	// What still collides is shown whole; whole forms are distinct, so this
+	// What still collides is shown whole, and what collides whole by its
+	// canonical key (an exact integer's digits are a double's form too:
+	// 1152921504606847000 is the double 2^60's). Keys are distinct, and
+	// each pass moves a value on from elided to whole to its key, so this
 	// ends.
 	for c := n.collisions(); len(c) > 0; c = n.collisions() {
 		for _, group := range c {
 			for _, v := range group {
-				if r, long := keys[v]; long {
+				if r, long := keys[v]; long && n[v] != string(r) {
 					n[v] = string(r)
+				} else {
+					n[v] = v.Key()
 				}
 			}
 		}

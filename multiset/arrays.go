@@ -23,7 +23,8 @@ import (
 //   - []jsontape.Elem, the elements package schema reads from a document:
 //     their JSON text, or the double the reader computed for a number;
 //   - slices of bool, string, integer, float and json.Number types, named or
-//     not: read through reflect without boxing each element;
+//     not, and of canon.ExactNumber: read through reflect without boxing
+//     each element;
 //   - anything else: every element is refused as not a scalar.
 func array[T any](path string, xs []T) bag.Array {
 	a := bag.Array{Path: path, N: len(xs)}
@@ -57,6 +58,8 @@ func array[T any](path string, xs []T) bag.Array {
 	switch xs := any(xs).(type) {
 	case []json.Number:
 		a.Fill = fill(path, xs, func(x json.Number) (canon.Scalar, error) { return canon.ParseNumber(string(x)) })
+	case []canon.ExactNumber:
+		a.Fill = fill(path, xs, func(x canon.ExactNumber) (canon.Scalar, error) { return canon.Of(x) })
 	default:
 		conv := reflectAt(xs)
 		a.Fill = func(i int, dst []canon.Scalar) error {

@@ -189,3 +189,40 @@ func TestValidEqualityAllocatesNothing(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkCheckEqualityTyped: the typed slices the engine keys itself,
+// one word per element ([]int64 below 2^53, []canon.Scalar of mixed
+// kinds), and []int64 IDs above 2^53, which no double holds and which take
+// the slower path of an exact integer (a text interned per distinct ID).
+func BenchmarkCheckEqualityTyped(b *testing.B) {
+	const n = 10_000
+	small, large := make([]int64, n), make([]int64, n)
+	for i := range small {
+		small[i], large[i] = int64(i%4099)*7919, 1<<53+1+2*int64(i%4099)
+	}
+	scalars := make([]canon.Scalar, n)
+	for i, x := range testutil.Scalars(n, 3) {
+		scalars[i], _ = canon.Of(x)
+	}
+	bench := func(name string, check func() (multiset.EqualityResult, error)) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if r, err := check(); err != nil || !r.Valid {
+					b.Fatal(r, err)
+				}
+			}
+			reportPerItem(b, 2*n)
+		})
+	}
+	smallClaim, largeClaim, scalarClaim := testutil.Shuffled(small, 5), testutil.Shuffled(large, 5), testutil.Shuffled(scalars, 5)
+	bench("int64-small", func() (multiset.EqualityResult, error) {
+		return multiset.CheckEquality(multiset.EqualityInput[int64, int64]{Source: small, Claim: smallClaim}, multiset.Limits{})
+	})
+	bench("scalars", func() (multiset.EqualityResult, error) {
+		return multiset.CheckEquality(multiset.EqualityInput[canon.Scalar, canon.Scalar]{Source: scalars, Claim: scalarClaim}, multiset.Limits{})
+	})
+	bench("int64-above-2^53", func() (multiset.EqualityResult, error) {
+		return multiset.CheckEquality(multiset.EqualityInput[int64, int64]{Source: large, Claim: largeClaim}, multiset.Limits{})
+	})
+}

@@ -141,11 +141,11 @@ func (d DifferenceDiscrepancy) String() string {
 	case d.Actual == nil && d.Expected == nil:
 		return at + " differs (at " + d.Path + ")"
 	case d.Actual == nil:
-		return at + " is missing; expected " + d.Expected.Key() + " (at " + d.Path + ")"
+		return at + " is missing; expected " + d.Expected.String() + " (at " + d.Path + ")"
 	case d.Expected == nil:
-		return at + " is " + d.Actual.Key() + " but the residual has no element there (at " + d.Path + ")"
+		return at + " is " + d.Actual.String() + " but the residual has no element there (at " + d.Path + ")"
 	}
-	return at + " is " + d.Actual.Key() + "; expected " + d.Expected.Key() + " (at " + d.Path + ")"
+	return at + " is " + d.Actual.String() + "; expected " + d.Expected.String() + " (at " + d.Path + ")"
 }
 
 func lastSlash(s string) int {

@@ -14,23 +14,34 @@
 // finite number — given as:
 //
 //   - []any holding nil, bool, string, float64, float32, any integer type,
-//     json.Number or a [canon.Scalar] (what encoding/json decodes into, with
-//     or without UseNumber);
+//     *big.Int or big.Int, json.Number, [canon.ExactNumber] or a
+//     [canon.Scalar] (what encoding/json decodes into, with or without
+//     UseNumber);
 //   - a slice of one of those types, or of a named type whose underlying
-//     type is one ([]int, []string, []float64, []json.Number, []canon.Scalar,
-//     []Grade): read without boxing each element.
+//     type is one ([]int, []uint64, []string, []float64, []json.Number,
+//     []canon.ExactNumber, []*big.Int, []canon.Scalar, []Grade): read
+//     without boxing each element.
 //
 // Any other element (a map, slice, struct or pointer) is refused at its path.
-// Go values are exact and never round silently: an integer that no double
-// holds (2^53+1, math.MaxUint64) is refused with a message suggesting a
-// string, a float32 is the number encoding/json writes for it (float32(0.1)
-// equals the JSON 0.1), and a json.Number is JSON text, rounded as the same
-// literal in a document is. See [canon.Of].
+// Go values are exact and never round silently: an integer of any type is
+// that integer at any size (2^53+1 and math.MaxUint64 are themselves, not
+// the doubles nearest them), a float32 is the number encoding/json writes
+// for it (float32(0.1) equals the JSON 0.1), and a json.Number is JSON
+// text, rounded as the same literal in a document is. See [canon.Of].
+//
+// Which to use for integers past 2^53 written in JSON: a student's
+// document read with [canon.ParseArray] or [canon.ParseSubmission] and
+// [canon.ExactNumbers], whose []canon.Scalar keeps each integer as
+// written; or, for an answer already decoded with json.Decoder.UseNumber,
+// its json.Number values converted to [canon.ExactNumber]. A json.Number
+// left as it is compares as the JSON tools compare its literal: as the
+// double nearest it.
 //
 // # Equality
 //
-// Elements are equal exactly when their RFC 8785 serializations are (see
-// package canon): -0 equals 0, 1.0 equals 1, "1" does not equal 1. Two arrays
+// Elements are equal exactly when their canonical keys, their RFC 8785
+// serializations, are (see package canon): -0 equals 0, 1.0 equals 1, "1"
+// does not equal 1, and an integer no double holds equals only itself. Two arrays
 // are the same bag when every value occurs equally often in both. The first
 // mismatch is the first distinct value of source, in order of first
 // occurrence, whose counts differ, and otherwise the first value of claim
@@ -78,8 +89,8 @@
 //
 // # Guarantees
 //
-// Exact: equality is canon's, decided on the double and string values
-// without formatting. Deterministic: the same input gives the same verdict
+// Exact: equality is canon's, decided on the double, exact integer and
+// string values without formatting. Deterministic: the same input gives the same verdict
 // and bytes; no map iteration order reaches a result. Linear: time O(n) in
 // the number of elements, memory O(distinct values) for a valid equality
 // claim (an invalid one adds two bits per element, to put its mismatches

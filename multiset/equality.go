@@ -116,7 +116,7 @@ func (d EqualityDiscrepancy) String() string {
 	if d.Expected > 0 {
 		src = itoa(d.Expected)
 	}
-	return "claim has " + occurrences(d.Actual) + " of " + d.Value.Key() + " where source has " + src + " (first at " + d.Path + ")"
+	return "claim has " + occurrences(d.Actual) + " of " + d.Value.String() + " where source has " + src + " (first at " + d.Path + ")"
 }
 
 func occurrences(n int) string {

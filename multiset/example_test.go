@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/claimcheck/claimcheck"
+	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/multiset"
 )
 
@@ -54,24 +55,41 @@ func ExampleCheckEquality_typed() {
 	// claim has 2 occurrences of 3 where source has 1 (first at /source/0)
 }
 
-// Go values are exact: an integer that no double holds is refused rather
-// than rounded (two different IDs must not compare equal), and a float32 is
-// the number encoding/json writes for it.
+// Go values are exact: an integer is compared as that integer at any size
+// (two different IDs never compare equal), and a float32 is the number
+// encoding/json writes for it.
 func ExampleCheckEquality_exact() {
 	ids := []uint64{18446744073709551615, 18446744073709551614}
-	_, err := multiset.CheckEquality(multiset.EqualityInput[uint64, uint64]{Source: ids[:1], Claim: ids[1:]}, multiset.Limits{})
-	var e *claimcheck.Error
-	if errors.As(err, &e) {
-		fmt.Println(e.Code, e.Path)
-	}
+	res, _ := multiset.CheckEquality(multiset.EqualityInput[uint64, uint64]{Source: ids[:1], Claim: ids[1:]}, multiset.Limits{})
+	fmt.Println(res)
 
-	res, _ := multiset.CheckEquality(multiset.EqualityInput[any, any]{
+	res, _ = multiset.CheckEquality(multiset.EqualityInput[any, any]{
 		Source: []any{float32(0.1)},
 		Claim:  []any{0.1}, // as encoding/json decodes the JSON 0.1
 	}, multiset.Limits{})
 	fmt.Println(res)
 	// Output:
-	// invalid_input /source/0
+	// claim has 0 occurrences of 18446744073709551615 where source has 1 (first at /source/0)
+	// valid
+}
+
+// A json.Number is JSON text, read as the JSON tools read it: past 2^53 it
+// rounds. Convert it to a canon.ExactNumber to compare integers as written
+// (or read the document with canon.ParseArray and canon.ExactNumbers).
+func ExampleCheckEquality_exactNumber() {
+	ref := []int64{1, 1<<53 + 1}
+	answer := []json.Number{"1", "9007199254740993"} // as json.Decoder.UseNumber decodes it
+	res, _ := multiset.CheckEquality(multiset.EqualityInput[int64, json.Number]{Source: ref, Claim: answer}, multiset.Limits{})
+	fmt.Println(res) // the claim's 9007199254740993 is the double 2^53
+
+	exact := make([]canon.ExactNumber, len(answer))
+	for i, n := range answer {
+		exact[i] = canon.ExactNumber(n)
+	}
+	res, _ = multiset.CheckEquality(multiset.EqualityInput[int64, canon.ExactNumber]{Source: ref, Claim: exact}, multiset.Limits{})
+	fmt.Println(res)
+	// Output:
+	// claim has 0 occurrences of 9007199254740993 where source has 1 (first at /source/1)
 	// valid
 }
 

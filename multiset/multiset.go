@@ -9,6 +9,7 @@ import (
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/internal/bag"
 	"github.com/claimcheck/claimcheck/internal/jsonwire"
+	"github.com/claimcheck/claimcheck/internal/scalar"
 )
 
 // ReferenceVersion is the reference_version of both multiset tools' outputs.
@@ -134,7 +135,7 @@ func appendScalarOrNull(dst []byte, s *canon.Scalar) []byte {
 	if s == nil {
 		return append(dst, "null"...)
 	}
-	return s.AppendKey(dst)
+	return (*scalar.Scalar)(s).AppendJSON(dst) // s.MarshalJSON's text, without its allocation
 }
 
 func appendInt(dst []byte, n int) []byte { return strconv.AppendInt(dst, int64(n), 10) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"math/big"
 	"strconv"
 	"testing"
 
@@ -92,7 +93,7 @@ var (
 	negZero = math.Copysign(0, -1)
 	nan     = math.NaN()
 	inf     = math.Inf(1)
-	big     = multiset.Limits{MaxItems: 100000, MaxDistinct: 100000}
+	roomy   = multiset.Limits{MaxItems: 100000, MaxDistinct: 100000}
 )
 
 type (
@@ -188,10 +189,30 @@ var equalityRows = []equalityRow{
 		msg:  "claim has 0 occurrences of 0.1 where source has 1 (first at /source/0)"},
 	{reason: "json.Number is JSON text: 9007199254740993 rounds to 2^53, as the literal in a document does",
 		source: []any{json.Number("9007199254740993")}, claim: []any{float64(1 << 53)}, want: valid},
-	{reason: "int64 2^53+1 has no double: refused, not rounded",
-		source: []any{1, int64(1<<53 + 1)}, claim: []any{1}, err: invalid("/source/1", "not exactly a double")},
-	{reason: "math.MaxUint64 would round to 2^64: refused at its path",
-		source: []any{1}, claim: []any{1, uint64(math.MaxUint64)}, err: invalid("/claim/1", "pass it as a string")},
+	{reason: "int64 2^53+1 has no double: it is that integer, not 2^53 (refused before)",
+		source: []any{1, int64(1<<53 + 1)}, claim: []any{1, int64(1 << 53)},
+		want: `{"path":"/source/1","expected":"1","actual":"0"}`,
+		msg:  "claim has 0 occurrences of 9007199254740993 where source has 1 (first at /source/1)"},
+	{reason: "int64 2^53+1 equals itself (refused before)",
+		source: []any{1, int64(1<<53 + 1)}, claim: []any{uint64(1<<53 + 1), 1}, want: valid},
+	{reason: "math.MaxUint64 is not 2^64 nor MaxUint64-1: a discrepancy at its path (refused before)",
+		source: []any{1, float64(1 << 64), uint64(math.MaxUint64 - 1)}, claim: []any{1, uint64(math.MaxUint64), uint64(math.MaxUint64 - 1)},
+		want: `{"path":"/source/1","expected":"1","actual":"0"}`,
+		msg:  "claim has 0 occurrences of 18446744073709552000 where source has 1 (first at /source/1)"},
+	{reason: "*big.Int and big.Int elements are their integers (refused before)",
+		source: []any{big.NewInt(1<<53 + 1), *big.NewInt(7), new(big.Int).Lsh(big.NewInt(1), 60)}, claim: []any{int64(1 << 60), 7, int64(1<<53 + 1)}, want: valid},
+	{reason: "a *big.Int is told from its neighbour",
+		source: []any{new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), 64), big.NewInt(1))}, claim: []any{float64(1 << 64)},
+		want: `{"path":"/source/0","expected":"1","actual":"0"}`,
+		msg:  "claim has 0 occurrences of 18446744073709551617 where source has 1 (first at /source/0)"},
+	{reason: "canon.ExactNumber is a json.Number read exactly: 9007199254740993 is not 2^53 (json.Number rounds, as the next rows)",
+		source: []any{canon.ExactNumber("9007199254740993")}, claim: []any{int64(1 << 53)},
+		want: `{"path":"/source/0","expected":"1","actual":"0"}`,
+		msg:  "claim has 0 occurrences of 9007199254740993 where source has 1 (first at /source/0)"},
+	{reason: "canon.ExactNumber equals the int64 of its value, in any notation",
+		source: []any{canon.ExactNumber("9007199254740993"), canon.ExactNumber("9.007199254740993e15")}, claim: []any{int64(1<<53 + 1), int64(1<<53 + 1)}, want: valid},
+	{reason: "a nil *big.Int is refused at its path",
+		source: []any{1, (*big.Int)(nil)}, err: invalid("/source/1", "nil *big.Int")},
 	{reason: "int64 2^60 is exact although above 2^53",
 		source: []any{int64(1) << 60, uint64(1) << 60}, claim: []any{float64(1 << 60), json.Number("1152921504606846976")}, want: valid,
 	},
@@ -242,7 +263,7 @@ var equalityRows = []equalityRow{
 	{reason: "negative limits mean the defaults too",
 		limits: &multiset.Limits{MaxItems: -1, MaxDistinct: -5}, source: count(10000), claim: count(10000), want: valid},
 	{reason: "raised limits accept a bag over the defaults",
-		limits: &big, source: count(20000), claim: count(20000), want: valid},
+		limits: &roomy, source: count(20000), claim: count(20000), want: valid},
 	{reason: "custom max_items: one over",
 		limits: &multiset.Limits{MaxItems: 3}, source: []any{1, 2, 3}, claim: []any{1, 2, 3, 4}, err: limited("/claim", "max_items")},
 	{reason: "max_items comes before the array's own bad elements",
@@ -338,6 +359,13 @@ var differenceRows = []differenceRow{
 		left: []any{1}, want: `{"path":"/left_only/0","expected":1,"actual":null}`,
 		msg: "claim.left_only[0] is missing; expected 1 (at /left_only/0)"},
 	{reason: "nil slices are empty arrays", want: valid},
+	{reason: "integers no double holds are removed one for one, as any value",
+		left: []any{int64(1<<53 + 1), uint64(1<<53 + 1), 5}, right: []any{big.NewInt(1<<53 + 1), int64(1 << 53)},
+		lo: []any{canon.ExactNumber("9007199254740993"), 5}, ro: []any{float64(1 << 53)}, want: valid},
+	{reason: "an integer no double holds is written in the discrepancy as its digits, a JSON number",
+		left: []any{uint64(math.MaxUint64)}, lo: []any{float64(1 << 64)},
+		want: `{"path":"/left_only/0","expected":18446744073709551615,"actual":18446744073709552000}`,
+		msg:  "claim.left_only[0] is 18446744073709552000; expected 18446744073709551615 (at /left_only/0)"},
 	{reason: "the earliest occurrences are removed: [a,b,a]-[a] is [b,a]",
 		left: []any{"a", "b", "a"}, right: []any{"a"}, lo: []any{"b", "a"}, want: valid},
 	{reason: "removing the latest occurrence instead is caught at index 0",
@@ -408,7 +436,7 @@ var differenceRows = []differenceRow{
 	{reason: "10001 items in left_only", lo: ones(10001, 1), err: limited("/claim/left_only", "max_items")},
 	{reason: "10001 items in right_only", ro: ones(10001, 1), err: limited("/claim/right_only", "max_items")},
 	{reason: "raised limits accept big residuals",
-		limits: &big, left: count(15000), lo: count(15000), want: valid},
+		limits: &roomy, left: count(15000), lo: count(15000), want: valid},
 	{reason: "max_items before the array's own elements",
 		limits: &multiset.Limits{MaxItems: 2}, right: []any{[]any{}, 1, 1}, err: limited("/right", "max_items")},
 	{reason: "an earlier array's element before a later array's max_items",
@@ -577,19 +605,37 @@ func TestGenericHelpers(t *testing.T) {
 			return multiset.CheckEquality(multiset.EqualityInput[bool, bool]{Source: []bool{true}, Claim: []bool{true, false}}, multiset.Limits{})
 		},
 			mismatchDoc(`{"path":"/claim/1","expected":"0","actual":"1"}`), nil},
-		{"[]int64 2^53 and 2^53+1 are not one value: 2^53+1 is refused, not rounded", func() (any, error) {
+		{"[]int64 2^53 and 2^53+1 are not one value (2^53+1 refused before)", func() (any, error) {
 			return multiset.CheckEquality(multiset.EqualityInput[int64, int64]{Source: []int64{1 << 53}, Claim: []int64{1<<53 + 1}}, multiset.Limits{})
-		}, "", invalid("/claim/0", "not exactly a double")},
-		{"[]uint64 maximum is refused, so max and max-1 never compare equal", func() (any, error) {
+		}, mismatchDoc(`{"path":"/source/0","expected":"1","actual":"0"}`), nil},
+		{"[]int64 IDs above 2^53 are checked as they are (refused before)", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[int64, int64]{Source: []int64{1<<53 + 1, 5, math.MaxInt64, 1<<53 + 1}, Claim: []int64{math.MaxInt64, 1<<53 + 1, 5, 1<<53 + 1}}, multiset.Limits{})
+		}, validDoc, nil},
+		{"[]uint64 maximum and maximum-1 are two values (refused before)", func() (any, error) {
 			return multiset.CheckEquality(multiset.EqualityInput[uint64, uint64]{Source: []uint64{math.MaxUint64}, Claim: []uint64{math.MaxUint64 - 1}}, multiset.Limits{})
-		}, "", invalid("/source/0", "18446744073709551615")},
+		}, mismatchDoc(`{"path":"/source/0","expected":"1","actual":"0"}`), nil},
+		{"[]uint64 maximum equals itself", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[uint64, uint64]{Source: []uint64{math.MaxUint64, 2}, Claim: []uint64{2, math.MaxUint64}}, multiset.Limits{})
+		}, validDoc, nil},
+		{"[]*big.Int against []int64 (refused before)", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[*big.Int, int64]{Source: []*big.Int{big.NewInt(1<<53 + 1), big.NewInt(-3)}, Claim: []int64{-3, 1<<53 + 1}}, multiset.Limits{})
+		}, validDoc, nil},
+		{"[]big.Int against []uint64 (refused before)", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[big.Int, uint64]{Source: []big.Int{*new(big.Int).SetUint64(math.MaxUint64)}, Claim: []uint64{math.MaxUint64}}, multiset.Limits{})
+		}, validDoc, nil},
+		{"[]canon.ExactNumber keeps 9007199254740993", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[canon.ExactNumber, int64]{Source: []canon.ExactNumber{"9007199254740993", "1e23"}, Claim: []int64{1<<53 + 1, 1}}, multiset.Limits{})
+		}, mismatchDoc(`{"path":"/source/1","expected":"1","actual":"0"}`), nil},
+		{"[]canon.ExactNumber refuses a fraction that would read as an integer, as ExactNumbers does", func() (any, error) {
+			return multiset.CheckEquality(multiset.EqualityInput[canon.ExactNumber, int64]{Source: []canon.ExactNumber{"1", "1e-400"}}, multiset.Limits{})
+		}, "", invalid("/source/1", "not exact as a double")},
 		{"[]int64 2^60 is exact: accepted", func() (any, error) {
 			return multiset.CheckEquality(multiset.EqualityInput[int64, int64]{Source: []int64{1 << 60, 3}, Claim: []int64{3, 1 << 60}}, multiset.Limits{})
 		}, validDoc, nil},
-		{"named uint64 type checked like uint64", func() (any, error) {
+		{"named uint64 type read like uint64", func() (any, error) {
 			type id uint64
-			return multiset.CheckEquality(multiset.EqualityInput[id, id]{Source: []id{1<<53 + 1}}, multiset.Limits{})
-		}, "", invalid("/source/0", "9007199254740993")},
+			return multiset.CheckEquality(multiset.EqualityInput[id, uint64]{Source: []id{1<<53 + 1}, Claim: []uint64{1<<53 + 1}}, multiset.Limits{})
+		}, validDoc, nil},
 		{"[]json.Number 9007199254740993 is JSON text: it rounds to 2^53", func() (any, error) {
 			return multiset.CheckEquality(multiset.EqualityInput[json.Number, json.Number]{Source: []json.Number{"9007199254740993"}, Claim: []json.Number{"9007199254740992"}}, multiset.Limits{})
 		}, validDoc, nil},

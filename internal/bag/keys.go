@@ -8,16 +8,18 @@ import (
 )
 
 // A Batch is the keys of a batch of elements, as the engine interns them:
-// per element the key package scalar gives it, a long string's text
-// replaced by its ordinal (longID), and the key's hash. Every keyer of the
+// per element the key package scalar gives it, the text of a long string
+// or an exact integer replaced by its ordinal (longID), and the key's hash. Every keyer of the
 // engine writes element j's key with set, from scalar's keys, whatever
 // form the element comes in.
 type Batch struct {
 	k [batch]key
 	h hasher // the index's, so that set hashes as it keys
-	// longs numbers the strings longer than scalar.MaxShort bytes the
-	// check has keyed, in order: a long string's key word is its number,
-	// so that every key is compared in the table as two words and a tag.
+	// longs numbers the texts the check has keyed in order, of strings
+	// longer than scalar.MaxShort bytes and of exact integers: the key
+	// word of such a scalar is its text's number (a string and an integer
+	// of the same text share it, told apart by their tags), so that every
+	// key is compared in the table as two words and a tag.
 	longs map[string]int32
 }
 
@@ -33,16 +35,17 @@ func (kb *Batch) set(j int, a, b uint64, tag uint32) {
 }
 
 // setKey sets key j to the key (a, b, tag) package scalar gives the
-// scalar whose string is s: a long string's is its number.
+// scalar whose text is s (scalar.Scalar.Text): a long string's or an
+// exact integer's is its text's number.
 func (kb *Batch) setKey(j int, a, b uint64, tag uint32, s string) {
-	if tag == scalar.TagLong {
+	if tag >= scalar.TagBig {
 		a = kb.longID(s)
 	}
 	kb.set(j, a, b, tag)
 }
 
-// longID returns the number of the long string s, giving it the next one
-// when the check has not keyed it before.
+// longID returns the number of the text s, giving it the next one when
+// the check has not keyed it before.
 func (kb *Batch) longID(s string) uint64 {
 	id, ok := kb.longs[s]
 	if !ok {
@@ -58,7 +61,7 @@ func (kb *Batch) longID(s string) uint64 {
 // setScalar sets key j to the key of s.
 func (kb *Batch) setScalar(j int, s *canon.Scalar) {
 	a, b, tag := rep(s).Key()
-	kb.setKey(j, a, b, tag, s.Str())
+	kb.setKey(j, a, b, tag, rep(s).Text())
 }
 
 // setString sets key j to the key of the string s and returns true, or
@@ -82,13 +85,27 @@ func (kb *Batch) setNumber(j int, f float64) bool {
 }
 
 // setInt sets key j to the key of the integer x and returns true, or
-// returns false when no double holds x exactly (canon.IntScalar's error).
+// returns false when no double holds x exactly, for setExactInt.
 func (kb *Batch) setInt(j int, x int64) bool {
 	a, ok := scalar.IntWord(x)
 	if ok {
 		kb.set(j, a, 0, scalar.TagNum)
 	}
 	return ok
+}
+
+// setExactInt sets key j to the key of the integer x that no double holds
+// (the Scalar canon.IntScalar makes has it): the path of an integer setInt
+// declines. Its text is looked up without a string of its own, which only
+// a distinct integer's first occurrence allocates.
+func (kb *Batch) setExactInt(j int, x int64) {
+	var buf [20]byte
+	text := scalar.AppendIntText(buf[:0], x)
+	id, ok := kb.longs[string(text)]
+	if !ok {
+		id = int32(kb.longID(string(text)))
+	}
+	kb.set(j, uint64(id), 0, scalar.TagBig)
 }
 
 // scalarKeys sets the first len(ss) keys of ix.kb to the keys of ss, with
@@ -181,10 +198,24 @@ func (g *GoSlice) keys(kb *Batch, path string, i, n int) (bool, error) {
 		for xs := g.Floats[i : i+n]; k < n && kb.setNumber(k, xs[k]); k++ {
 		}
 	case g.Ints != nil:
-		for xs := g.Ints[i : i+n]; k < n && kb.setInt(k, int64(xs[k])); k++ {
+		// An integer no double holds takes a call, outside the loop of
+		// the others.
+		for xs := g.Ints[i : i+n]; ; k++ {
+			for ; k < n && kb.setInt(k, int64(xs[k])); k++ {
+			}
+			if k == n {
+				return true, nil
+			}
+			kb.setExactInt(k, int64(xs[k]))
 		}
 	case g.Int64s != nil:
-		for xs := g.Int64s[i : i+n]; k < n && kb.setInt(k, xs[k]); k++ {
+		for xs := g.Int64s[i : i+n]; ; k++ {
+			for ; k < n && kb.setInt(k, xs[k]); k++ {
+			}
+			if k == n {
+				return true, nil
+			}
+			kb.setExactInt(k, xs[k])
 		}
 	default:
 		return false, nil

@@ -37,7 +37,7 @@ func (ix *index) touchSlots(i, e int) {
 func (ix *index) touchStrings(ss []canon.Scalar) {
 	pf := ix.pf[:len(ss)]
 	for i := range pf {
-		pf[i] = uintptr(unsafe.Pointer(unsafe.StringData(ss[i].Str())))
+		pf[i] = uintptr(unsafe.Pointer(unsafe.StringData(rep(&ss[i]).Text())))
 	}
 	if len(pf) > 0 {
 		prefetchAddrs(&pf[0], len(pf))

@@ -25,9 +25,9 @@ import (
 // words, inline in the loop over a batch of elements, and the slot that
 // matches also holds the value's counters, so an element costs one random
 // memory access, whose cache miss, in a large table, overlaps its batch's
-// others (hashAll). A string longer than scalar.MaxShort bytes is keyed
-// by its ordinal among the check's long strings (longID), which a Go map
-// gives. Keys are hashed with random keys drawn when the index is made
+// others (hashAll). A string longer than scalar.MaxShort bytes, and an
+// exact integer, is keyed by its text's ordinal among the check's
+// (longID), which a Go map gives. Keys are hashed with random keys drawn when the index is made
 // (see hasher), so input chosen to collide cannot be chosen in advance.
 type index struct {
 	slots []slot
@@ -131,8 +131,8 @@ func (ix *index) find(v view, a, b uint64, tag uint32, h uint64, id int32, put, 
 // lookup returns the slot of s, or nil when s was never interned.
 func (ix *index) lookup(s *canon.Scalar) *slot {
 	a, b, tag := rep(s).Key()
-	if tag == scalar.TagLong {
-		id, ok := ix.kb.longs[s.Str()]
+	if tag >= scalar.TagBig {
+		id, ok := ix.kb.longs[rep(s).Text()]
 		if !ok {
 			return nil
 		}

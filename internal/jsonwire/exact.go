@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"strconv"
 	"strings"
 )
 
@@ -111,4 +112,44 @@ func significand(lit string) string {
 		lit = lit[:i] + lit[i+1:]
 	}
 	return strings.TrimLeft(lit, "0")
+}
+
+// IntegerText returns the value of the number literal lit as a decimal
+// integer, "-" and its digits without leading zeros ("0" for zero), and
+// true, when that value is an integer of at most 309 digits (every
+// integer in a double's range); false for a fraction or a larger
+// integer. The value decides, as for [ChangesInteger]: 9007199254740993,
+// 9007199254740993.0, 9.007199254740993e15 and 90071992547409930e-1 are
+// all "9007199254740993". lit must be grammatical ([ValidNumber]).
+func IntegerText(lit string) (string, bool) {
+	n, _ := ParseNumber(lit)
+	if n.Digits == 0 {
+		return "0", true
+	}
+	var digits string
+	var e int
+	if n.Digits <= 19 {
+		m := n.Mant
+		for e = n.Exp; m%10 == 0; e++ {
+			m /= 10
+		}
+		digits = strconv.FormatUint(m, 10)
+	} else {
+		d := significand(lit)
+		digits = strings.TrimRight(d, "0")
+		e = n.Exp + len(d) - len(digits)
+	}
+	if e < 0 || len(digits)+e > 309 {
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(1 + len(digits) + e)
+	if n.Neg {
+		b.WriteByte('-')
+	}
+	b.WriteString(digits)
+	for range e {
+		b.WriteByte('0')
+	}
+	return b.String(), true
 }

@@ -148,3 +148,53 @@ func TestExactUint(t *testing.T) {
 		}
 	}
 }
+
+func TestIntegerText(t *testing.T) {
+	type row struct {
+		lit, text string // text "" for a fraction or an integer past 309 digits
+		reason    string
+	}
+	testutil.Run(t, []row{
+		{"9007199254740993", "9007199254740993", "an integer as it is"},
+		{"-9007199254740993.000", "-9007199254740993", "a fraction of zeros"},
+		{"9.007199254740993e15", "9007199254740993", "exponent form"},
+		{"90071992547409930e-1", "9007199254740993", "a negative exponent that leaves an integer"},
+		{"0.9007199254740993E16", "9007199254740993", "a leading zero and E"},
+		{"1e23", "100000000000000000000000", "the exponent's zeros written out"},
+		{"-0.0e5", "0", "zero, without a sign"},
+		{"123456789012345678901234567890.000e-1", "12345678901234567890123456789", "more than 19 digits"},
+		{"1" + strings.Repeat("0", 308), "1" + strings.Repeat("0", 308), "309 digits: the largest a double's range holds"},
+		{"1e309", "", "310 digits: beyond every double"},
+		{"0.5", "", "a fraction"},
+		{"9007199254740992.5", "", "a fraction above 2^53"},
+		{"1e-400", "", "a tiny fraction"},
+		{"12345678901234567890.1", "", "a fraction of more than 19 digits"},
+	}, func(t *testing.T, r row) {
+		text, ok := IntegerText(r.lit)
+		if text != r.text || ok != (r.text != "") {
+			t.Errorf("IntegerText(%s) = %q, %v; want %q", r.lit, text, ok, r.text)
+		}
+	})
+}
+
+// TestIntegerTextIsTheOracle: IntegerText is the integer math/big.Rat reads
+// from the literal, and false for exactly the fractions.
+func TestIntegerTextIsTheOracle(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lit := rapid.Custom(genLiteral).Draw(t, "lit")
+		v, ok := new(big.Rat).SetString(lit)
+		if !ok {
+			t.Fatalf("big.Rat cannot read %q", lit)
+		}
+		text, isInt := IntegerText(lit)
+		if v.IsInt() && len(v.Num().String()) <= 309 {
+			if !isInt || text != v.Num().String() {
+				t.Fatalf("IntegerText(%s) = %q, %v; want %s", lit, text, isInt, v.Num())
+			}
+		} else if isInt && v.IsInt() {
+			t.Fatalf("IntegerText(%s) = %q for an integer past 309 digits", lit, text)
+		} else if isInt {
+			t.Fatalf("IntegerText(%s) = %q for a fraction", lit, text)
+		}
+	})
+}

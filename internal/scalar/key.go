@@ -9,15 +9,17 @@ import (
 
 // The tags of the keys (see the package documentation). A short string's
 // tag is TagStr plus its length, so "a" and "a\x00" (the same words)
-// differ. Every tag is kind<<3 plus a length: a short string's own, 4 for
-// the other kinds (whose keys Word reads through 4 bytes of pad4), so
-// that Word makes any one-word key's tag in one addition. Every tag is
-// below 256, and none is 0.
+// differ. Every one-word key's tag is kind<<3 plus a length: a short
+// string's own, 4 for the other kinds (whose keys Word reads through 4
+// bytes of pad4), so that Word makes it in one addition. The keys made
+// from a text the caller interns (a long string's, an exact integer's)
+// have the tags TagLong and TagBig. Every tag is below 256, and none is 0.
 const (
 	TagNull  = uint32(Null)<<3 + 4
 	TagBool  = uint32(Bool)<<3 + 4
 	TagNum   = uint32(Number)<<3 + 4
 	TagStr   = uint32(String) << 3 // ... TagStr+MaxShort
+	TagBig   = 0xfe
 	TagLong  = 0xff
 	MaxShort = 16
 )
@@ -27,9 +29,13 @@ const (
 const TrueWord = 0x3ff0000000000000 // math.Float64bits(1)
 
 // Key returns the key of s. A string longer than MaxShort bytes has the
-// tag TagLong and words 0: its key is its text, s.Str().
+// tag TagLong and an exact integer the tag TagBig, both with words 0:
+// their key is their text, s.Text().
 func (s *Scalar) Key() (a, b uint64, tag uint32) {
 	if s.kind != String {
+		if s.str != "" {
+			return 0, 0, TagBig
+		}
 		return math.Float64bits(s.num), 0, uint32(s.kind)<<3 + 4
 	}
 	return StrKey(s.str)
@@ -120,17 +126,18 @@ var pad4 [4]byte
 
 // Span returns where Word reads the bytes of s (its string's, or pad4's
 // four for a scalar of another kind), how many, and whether the key of s
-// is one word: s is a null, a boolean, a number, or a string of 4 to 8
-// bytes, whose key [Scalar.Key] gives with b 0, and Word makes. (Span and
-// Word are the two halves of one keying, so that each is within the
-// inliner's budget and the caller's test of ok sits between, taken once.)
+// is one word: s is a null, a boolean, a number a double holds, or a
+// string of 4 to 8 bytes, whose key [Scalar.Key] gives with b 0, and Word
+// makes. (Span and Word are the two halves of one keying, so that each is
+// within the inliner's budget and the caller's test of ok sits between,
+// taken once.) An exact integer's text, of 16 bytes or more, takes the
+// count of another kind past 8, so that one test of m refuses it too.
 func (s *Scalar) Span() (p *byte, m int, ok bool) {
 	p, m = unsafe.StringData(s.str), len(s.str)
-	isStr := s.kind == String
-	if !isStr {
-		p, m = &pad4[0], 4
+	if s.kind != String {
+		p, m = &pad4[0], 4+m
 	}
-	return p, m, !isStr || uint(m-4) <= 4
+	return p, m, uint(m-4) <= 4
 }
 
 // Word returns the key of s, which must be one word, from its span.

@@ -3,6 +3,7 @@ package scalar
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"reflect"
 	"strconv"
 	"unicode/utf8"
@@ -37,12 +38,17 @@ func (k Kind) String() string {
 }
 
 // A Scalar is a validated JSON scalar: a number is a finite double with -0
-// folded into 0, a string is valid UTF-8. == on Scalars is equality (see
-// the package documentation). The zero Scalar is null.
+// folded into 0, or an integer no double holds, a string is valid UTF-8.
+// == on Scalars is equality (see the package documentation). The zero
+// Scalar is null.
 type Scalar struct {
 	kind Kind
-	num  float64 // Number: the value; Bool: 1 or 0; Null and String: 0
-	str  string  // String: the value
+	// Number: the value, or an exact integer's nearest double (±Inf past
+	// a double's range); Bool: 1 or 0; Null and String: 0.
+	num float64
+	// String: the value; Number: an exact integer's decimal text (a "-"
+	// and at least 16 digits, no leading zero), "" for a double.
+	str string
 }
 
 // finite reports whether f is neither NaN nor ±Inf. It is kept small so
@@ -97,29 +103,53 @@ func notFinite(f float64) error {
 	return errs.Invalid("", "number "+strconv.FormatFloat(f, 'g', -1, 64)+" is not finite")
 }
 
-// IntOf returns the number i where a double holds it exactly; any other
-// integer (2^53+1) is an error: as a JSON number it would round to another
-// value, so two different integers could compare equal.
+// IntOf returns the number i: the double of the same value where a double
+// holds it exactly, else the exact integer ([ExactInt]). It never fails;
+// the error is nil, for the shape of the other constructors.
 func IntOf(i int64) (Scalar, error) {
 	f, ok := exactInt(i)
 	if !ok {
-		return Scalar{}, inexactInt(strconv.FormatInt(i, 10))
+		var buf [20]byte
+		return ExactInt(string(AppendIntText(buf[:0], i)), f), nil
 	}
 	return Scalar{kind: Number, num: f}, nil
 }
+
+// AppendIntText appends the text of the integer x as an exact integer's
+// key is made of ([Scalar.Text]; its tag is [TagBig] where no double holds
+// x): for a caller that keys x without a Scalar.
+func AppendIntText(dst []byte, x int64) []byte { return strconv.AppendInt(dst, x, 10) }
 
 // UintOf is [IntOf] for unsigned integers.
 func UintOf(u uint64) (Scalar, error) {
 	f, ok := exactUint(u)
 	if !ok {
-		return Scalar{}, inexactInt(strconv.FormatUint(u, 10))
+		return ExactInt(strconv.FormatUint(u, 10), f), nil
 	}
 	return Scalar{kind: Number, num: f}, nil
 }
 
-func inexactInt(text string) error {
-	return errs.Invalid("", "integer "+text+" is not exactly a double; pass it as a string")
+// BigIntOf is [IntOf] for a *big.Int of any size; nil is an error.
+func BigIntOf(x *big.Int) (Scalar, error) {
+	if x == nil {
+		return Scalar{}, errs.Invalid("", "element is a nil *big.Int, not a number")
+	}
+	f, acc := x.Float64()
+	if acc != big.Exact {
+		return ExactInt(x.String(), f), nil
+	}
+	return Scalar{kind: Number, num: fold(f)}, nil
 }
+
+// ExactInt returns the exact integer whose decimal text is text and whose
+// nearest double is f. text must be an integer that no double holds, in
+// decimal without a leading zero or a "+" (strconv.FormatInt's form): the rule that an integer a double holds is that double is
+// the callers' ([IntOf], [BigIntOf], canon's ExactNumbers), so that every
+// integer has one Scalar.
+func ExactInt(text string, f float64) Scalar { return Scalar{kind: Number, num: f, str: text} }
+
+// IsExactInt reports whether s is an integer no double holds.
+func (s *Scalar) IsExactInt() bool { return s.kind == Number && s.str != "" }
 
 // Float32Of returns the number encoding/json writes for f (the shortest
 // decimal that reads back as the same float32), read as a double: so
@@ -182,10 +212,10 @@ func invalidOffset(s string) int {
 }
 
 // Of returns the Scalar of a Go value: nil, bool, string, float64, float32,
-// any integer type, json.Number, or a named type of one of these kinds
-// (json.Number excepted, which is a JSON number literal, read by
-// [ParseNumber]). Anything else, NaN, ±Inf, invalid UTF-8 and inexact
-// integers are an error saying what and why.
+// any integer type, *big.Int or big.Int, json.Number, or a named type of
+// one of these kinds (json.Number excepted, which is a JSON number
+// literal, read by [ParseNumber]). Anything else, NaN, ±Inf and invalid
+// UTF-8 are an error saying what and why.
 func Of(v any) (Scalar, error) {
 	switch x := v.(type) {
 	case nil:
@@ -222,6 +252,10 @@ func Of(v any) (Scalar, error) {
 		return UintOf(x)
 	case uintptr:
 		return UintOf(uint64(x))
+	case *big.Int:
+		return BigIntOf(x)
+	case big.Int:
+		return BigIntOf(&x)
 	}
 	return OfValue(reflect.ValueOf(v))
 }
@@ -288,15 +322,28 @@ func (s *Scalar) Float() float64 {
 func (s *Scalar) Bool() bool { return s.kind == Bool && s.num != 0 }
 
 // Str returns the value of a String ("" for other kinds).
-func (s *Scalar) Str() string { return s.str }
+func (s *Scalar) Str() string {
+	if s.kind != String {
+		return ""
+	}
+	return s.str
+}
+
+// Text returns the text a key of tag [TagLong] or [TagBig] is: a string's
+// value, an exact integer's decimal text ("" for the other scalars).
+func (s *Scalar) Text() string { return s.str }
 
 // Value returns s as the Go value encoding/json decodes it to: nil, bool,
-// float64 or string.
+// float64 or string; an exact integer is a new *big.Int.
 func (s *Scalar) Value() any {
 	switch s.kind {
 	case Bool:
 		return s.num != 0
 	case Number:
+		if s.str != "" {
+			x, _ := new(big.Int).SetString(s.str, 10)
+			return x
+		}
 		return s.num
 	case String:
 		return s.str
@@ -304,7 +351,22 @@ func (s *Scalar) Value() any {
 	return nil
 }
 
-// AppendJSON appends the RFC 8785 serialization of s to dst.
+// AppendKey appends the key of s as text to dst: its RFC 8785
+// serialization ([Scalar.AppendJSON]), but for an exact integer, its
+// decimal text followed by 'n' (ECMAScript's BigInt literal), a form no
+// RFC 8785 serialization takes, since that text may be a double's:
+// RFC 8785 writes the double 2^60 as 1152921504606847000, which is
+// another integer than 2^60.
+func (s *Scalar) AppendKey(dst []byte) []byte {
+	dst = s.AppendJSON(dst)
+	if s.IsExactInt() {
+		dst = append(dst, 'n')
+	}
+	return dst
+}
+
+// AppendJSON appends s as JSON text to dst: its RFC 8785 serialization,
+// and an exact integer's decimal text.
 func (s *Scalar) AppendJSON(dst []byte) []byte {
 	switch s.kind {
 	case Bool:
@@ -313,6 +375,9 @@ func (s *Scalar) AppendJSON(dst []byte) []byte {
 		}
 		return append(dst, "false"...)
 	case Number:
+		if s.str != "" {
+			return append(dst, s.str...)
+		}
 		return appendNumber(dst, s.num)
 	case String:
 		return jsonwire.AppendString(dst, s.str)
