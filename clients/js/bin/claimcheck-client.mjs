@@ -22,11 +22,13 @@ const flags = {
   timeout: "timeout",
 };
 
-// lines yields each line of a byte stream (without "\n"; a last line
-// without one too), as claimcheck batch splits its input.
-async function* lines(stream) {
+// chunks yields the records of a byte stream's lines, an array per read:
+// each line without its "\n" (a last line without one too), as claimcheck
+// batch splits its input.
+async function* chunks(tool, stream) {
   let rest = null;
   for await (const chunk of stream) {
+    const recs = [];
     let start = 0;
     let nl;
     while ((nl = chunk.indexOf(10, start)) >= 0) {
@@ -35,16 +37,13 @@ async function* lines(stream) {
         line = Buffer.concat([rest, line]);
         rest = null;
       }
-      yield line;
+      recs.push([tool, new Raw(line)]);
       start = nl + 1;
     }
     if (start < chunk.length) rest = rest === null ? Buffer.from(chunk.subarray(start)) : Buffer.concat([rest, chunk.subarray(start)]);
+    if (recs.length > 0) yield recs;
   }
-  if (rest !== null && rest.length > 0) yield rest;
-}
-
-async function* records(tool, stream) {
-  for await (const line of lines(stream)) yield [tool, new Raw(line)];
+  if (rest !== null && rest.length > 0) yield [[tool, new Raw(rest)]];
 }
 
 export async function main(argv, { stdin = process.stdin, stdout = process.stdout, stderr = process.stderr } = {}) {
@@ -91,9 +90,9 @@ export async function main(argv, { stdin = process.stdin, stdout = process.stdou
     if (!stdout.write(s)) await new Promise((r) => stdout.once("drain", r));
   };
   try {
-    for await (const r of client.checkStream(records(tool, stdin))) {
-      out += r.raw + "\n";
-      n++;
+    for await (const batch of client.checkStreamBatched(chunks(tool, stdin))) {
+      for (const r of batch) out += r.raw + "\n";
+      n += batch.length;
       if (out.length >= 1 << 16) {
         const s = out;
         out = "";

@@ -273,6 +273,20 @@ export class Client {
     return new Run(this, records, this.#hooks()).results();
   }
 
+  /**
+   * checkStream for high throughput: chunks is an iterable or async
+   * iterable of arrays of records; the results come as arrays, in order
+   * (not grouped as the records were).
+   */
+  checkStreamBatched(chunks) {
+    if (chunks == null || (typeof chunks[Symbol.iterator] !== "function" && typeof chunks[Symbol.asyncIterator] !== "function")) {
+      throw new TypeError("claimcheck: checkStreamBatched wants an iterable or async iterable of arrays of records");
+    }
+    const run = new Run(this, chunks, this.#hooks());
+    run.batched = true;
+    return run.batches();
+  }
+
   #hooks() {
     return {
       options: this.options,
@@ -399,7 +413,7 @@ class Run {
     this.sourceError = null;
     this.wakeConsumer = null;
     this.wakeReader = null;
-    this.iterator = null;
+    this.batched = false;
   }
 
   pending() {
@@ -407,29 +421,34 @@ class Run {
   }
 
   async *results() {
+    for await (const batch of this.batches()) yield* batch;
+  }
+
+  // batches yields the results ready at once, in order, as arrays.
+  async *batches() {
     const reader = this.read();
     let answered = 0;
     try {
       for (;;) {
-        if (this.head < this.entries.length) {
+        const out = [];
+        while (this.head < this.entries.length && out.length < 4096) {
           const e = this.entries[this.head];
-          if (e.raw !== undefined) {
-            this.entries[this.head++] = undefined;
-            if (this.head >= 4096 && this.head * 2 >= this.entries.length) {
-              this.entries = this.entries.slice(this.head);
-              this.head = 0;
-            }
-            this.pendingBytes -= e.size;
-            if (this.wakeReader && this.pending() < this.windowLines && this.pendingBytes < this.windowBytes) this.wake("wakeReader");
-            answered++;
-            yield new Result(e.raw);
-            continue;
-          }
-          if (this.fatal) {
-            this.fatal.answered = answered;
-            throw this.fatal;
-          }
-        } else if (this.sourceDone) {
+          if (e.raw === undefined) break;
+          this.entries[this.head++] = undefined;
+          this.pendingBytes -= e.size;
+          out.push(new Result(e.raw));
+        }
+        if (this.head >= 4096 && this.head * 2 >= this.entries.length) {
+          this.entries = this.entries.slice(this.head);
+          this.head = 0;
+        }
+        if (out.length > 0) {
+          if (this.wakeReader && this.pending() < this.windowLines && this.pendingBytes < this.windowBytes) this.wake("wakeReader");
+          answered += out.length;
+          yield out;
+          continue;
+        }
+        if (this.head < this.entries.length ? this.fatal : this.sourceDone) {
           if (this.fatal) {
             this.fatal.answered = answered;
             throw this.fatal;
@@ -475,11 +494,13 @@ class Run {
 
   async read() {
     const src = this.source;
+    const batched = this.batched;
     const isAsync = typeof src[Symbol.asyncIterator] === "function";
     let it;
     try {
       it = isAsync ? src[Symbol.asyncIterator]() : src[Symbol.iterator]();
-      for (let n = 0; ; n++) {
+      let count = 0, breathed = 0;
+      for (;;) {
         while (!this.stopped && !this.fatal && (this.pending() >= this.windowLines || this.pendingBytes >= this.windowBytes)) {
           await new Promise((r) => (this.wakeReader = r));
         }
@@ -491,15 +512,22 @@ class Run {
           break;
         }
         if (this.stopped || this.fatal) break;
-        const rec = step.value;
-        if (!Array.isArray(rec) || rec.length < 2) throw new TypeError(`claimcheck: record ${n} is not a [tool, document] array`);
-        let lane = this.h.resolve(rec[0]);
-        if (typeof lane.then === "function") lane = await lane;
-        const line = encode(rec[1]);
-        const size = (typeof line === "string" ? Buffer.byteLength(line) : line.length) + 1;
-        this.add(lane, { line, size, raw: undefined, tries: 0, lane: null });
+        const recs = batched ? step.value : [step.value];
+        if (batched && !Array.isArray(recs)) throw new TypeError("claimcheck: checkStreamBatched wants arrays of records");
+        for (const rec of recs) {
+          if (!Array.isArray(rec) || rec.length < 2) throw new TypeError(`claimcheck: record ${count} is not a [tool, document] array`);
+          let lane = this.h.resolve(rec[0]);
+          if (typeof lane.then === "function") lane = await lane;
+          const line = encode(rec[1]);
+          const size = (typeof line === "string" ? Buffer.byteLength(line) : line.length) + 1;
+          this.add(lane, { line, size, raw: undefined, tries: 0, lane: null });
+          count++;
+        }
         // Let the sockets breathe now and then on a synchronous source.
-        if (!isAsync && (n & 4095) === 4095) await new Promise((r) => setImmediate(r));
+        if (!isAsync && count - breathed >= 4096) {
+          breathed = count;
+          await new Promise((r) => setImmediate(r));
+        }
       }
     } catch (e) {
       if (e instanceof ClaimcheckError && !this.fatal) this.fail(e);
