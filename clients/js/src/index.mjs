@@ -23,6 +23,8 @@ export const defaults = Object.freeze({
   maxInFlight: 4, // requests open at once, per Client
   maxLines: 10_000, // lines per request
   maxBytes: 8 << 20, // bytes of lines per request (8 MiB); a longer line goes alone
+  maxPending: 20_000, // records read ahead of the results taken
+  maxPendingBytes: 16 << 20, // bytes of the lines read ahead (16 MiB)
   linger: 1_000, // ms without a new record before an open request's body is ended
   retryDelay: 100, // ms, the first backoff; doubled each failed attempt
   maxRetryDelay: 10_000, // ms, the longest backoff
@@ -160,6 +162,10 @@ class Slots {
     this.waiters.push(w);
     this.onWait();
   }
+  waiting() {
+    while (this.waiters.length > 0 && this.waiters[0].cancelled) this.waiters.shift();
+    return this.waiters.length > 0;
+  }
   release() {
     while (this.waiters.length > 0) {
       const w = this.waiters.shift();
@@ -197,6 +203,8 @@ export class Client {
       maxInFlight: posInt("maxInFlight", o.maxInFlight),
       maxLines: posInt("maxLines", o.maxLines),
       maxBytes: posInt("maxBytes", o.maxBytes),
+      maxPending: posInt("maxPending", o.maxPending),
+      maxPendingBytes: posInt("maxPendingBytes", o.maxPendingBytes),
       linger: nonNegative("linger", o.linger),
       retryDelay: nonNegative("retryDelay", o.retryDelay),
       maxRetryDelay: nonNegative("maxRetryDelay", o.maxRetryDelay),
@@ -400,8 +408,8 @@ class Run {
     const o = hooks.options;
     this.o = o;
     this.maxLines = o.maxLines;
-    this.windowLines = o.maxInFlight * o.maxLines;
-    this.windowBytes = o.maxInFlight * o.maxBytes;
+    this.windowLines = o.maxPending;
+    this.windowBytes = o.maxPendingBytes;
     this.entries = []; // read, not yet handed out, in order
     this.head = 0; // index in entries of the next to hand out
     this.pendingBytes = 0;
@@ -625,6 +633,10 @@ class Run {
         });
       }
     }
+    // The queue went out: if other lanes wait for a slot, this request
+    // takes no more lines, and its slot comes free once it is answered.
+    const a = lane.attempt;
+    if (a && !a.blocked && lane.qhead >= lane.queue.length && this.h.slots.waiting()) this.endBody(a);
   }
 
   flush(a) {
