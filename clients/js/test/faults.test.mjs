@@ -208,3 +208,36 @@ test("resolving an id uses GET /v1/tools once, the newest version", async () => 
   assert.equal(lists, 1);
   assert.deepEqual([...paths].sort(), ["/v1/tools/t/versions/1.10.0/batch", "/v1/tools/u/versions/2.0.0/batch"]);
 });
+
+test("a server that never answers: the timeout drops the request, retried, then a ClaimcheckError", async () => {
+  let calls = 0;
+  const f = await fakeServer((req) => {
+    calls++;
+    req.resume(); // read the body, answer nothing
+  });
+  const c = new Client(f.url, { ...opts, timeout: 200, retries: 2 });
+  const t0 = Date.now();
+  await assert.rejects(c.checkMany(recs(3)), (e) => e instanceof ClaimcheckError && e.cause?.code === "ETIMEDOUT" && e.answered === 0);
+  c.close();
+  await f.close();
+  assert.equal(calls, 3);
+  assert.ok(Date.now() - t0 >= 600);
+});
+
+test("200 concurrent check calls share maxInFlight and all complete", async () => {
+  let open = 0, most = 0;
+  const f = await fakeServer(async (req, res) => {
+    most = Math.max(most, ++open);
+    const lines = await readLines(req);
+    setTimeout(() => {
+      open--;
+      answer(res, lines);
+    }, 2);
+  });
+  const c = new Client(f.url, { ...opts, maxInFlight: 3 });
+  const got = await Promise.all(Array.from({ length: 200 }, (_, i) => c.check(tool, Client.raw(`{"n":${i}}`))));
+  c.close();
+  await f.close();
+  got.forEach((r, i) => assert.equal(r.document.echo, `{"n":${i}}`));
+  assert.ok(most <= 3, `${most} requests at once`);
+});
