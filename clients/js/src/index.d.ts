@@ -98,6 +98,8 @@ export declare class Client {
   /** @throws TypeError for a URL that is not http: or https:, or a bad option. */
   constructor(baseUrl: string | URL, options?: ClientOptions);
   readonly options: Readonly<Required<Omit<ClientOptions, "headers" | "agent">>>;
+  /** Counters: batch requests started, failed or cut requests sent again, lines sent again. */
+  readonly stats: { requests: number; retries: number; resent: number };
   /** Wrap JSON text to send as written. */
   static raw(text: string | Uint8Array): Raw;
   /** The tool descriptors (GET /v1/tools), fetched once. */

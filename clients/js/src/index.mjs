@@ -189,6 +189,8 @@ export class Client {
   #resolved = new Map(); // tool name -> {id, version, key, path}
   #slots;
   #open = new Set(); // attempts whose body is open, oldest first
+  /** Counters of this Client: requests (batch requests started), retries (failed or cut requests resent), resent (lines sent again). */
+  stats = { requests: 0, retries: 0, resent: 0 };
 
   constructor(baseUrl, options = {}) {
     const u = new URL(baseUrl);
@@ -300,6 +302,7 @@ export class Client {
       options: this.options,
       slots: this.#slots,
       open: this.#open,
+      stats: this.stats,
       resolve: (t) => this.#resolve(t),
       request: (path, headers) => this.#request("POST", path, headers),
     };
@@ -683,6 +686,7 @@ class Run {
     a.req = req;
     lane.attempt = a;
     this.attempts.add(a);
+    this.h.stats.requests++;
     this.h.open.add(a);
     req.on("response", (res) => this.response(a, res));
     req.on("error", (err) => {
@@ -860,6 +864,8 @@ class Run {
     }
     const delay = failures > 0 ? backoff(this.o, failures - 1, out.retryAfter ?? 0) : 0;
     lane.notBefore = Math.max(lane.notBefore, Date.now() + delay);
+    this.h.stats.retries++;
+    this.h.stats.resent += unanswered.length;
     lane.queue = unanswered.concat(lane.queue.slice(lane.qhead));
     lane.qhead = 0;
     this.pump(lane);

@@ -46,10 +46,11 @@ frontend fe
   bind 127.0.0.1:${port}
   default_backend be
 backend be
-  balance roundrobin
+  # All to a while it is up, so that its requests are in flight when it dies.
+  balance first
   option httpchk GET /healthz
-  server a 127.0.0.1:${a.port} check inter 200ms fall 1 rise 2
-  server b 127.0.0.1:${b.port} check inter 200ms fall 1 rise 2
+  server a 127.0.0.1:${a.port} maxconn 64 check inter 200ms fall 1 rise 2
+  server b 127.0.0.1:${b.port} maxconn 64 check inter 200ms fall 1 rise 2
 `,
   );
   const hp = spawn(haproxy, ["-db", "-f", cfg], { stdio: ["ignore", "ignore", "pipe"] });
@@ -77,7 +78,9 @@ backend be
       if (++n === 10_000) await a.kill("SIGKILL");
     }
     c.close();
+    console.log(`# through haproxy: ${JSON.stringify(c.stats)}`);
     assert.equal(got.length, want.length);
+    assert.ok(c.stats.retries > 0, "no request was cut by the kill");
     assert.ok(got.every((g, i) => g === want[i]), "the answers differ from claimcheck batch's");
   } finally {
     hp.kill("SIGKILL");

@@ -22,6 +22,8 @@ test("serve -max-batch-lines 100: 1,000 records complete, in order", async () =>
     const c = new Client(srv.url, { maxInFlight: 2 });
     const got = await c.checkMany(lines.map((l) => [name, new Raw(l)]));
     c.close();
+    assert.ok(c.stats.retries >= 1 && c.stats.requests >= 10, JSON.stringify(c.stats));
+    assert.equal(c.options.maxLines, 10_000);
     assert.deepEqual(got.map((r) => r.raw), want);
   } finally {
     await srv.kill();
@@ -55,6 +57,7 @@ test("a server killed mid-run and restarted on the same port: complete, the byte
     }
     c.close();
     assert.ok(killed);
+    assert.ok(c.stats.retries > 0, `no request was retried: ${JSON.stringify(c.stats)}`);
     assert.equal(got.length, want.length);
     assert.ok(got.every((g, i) => g === want[i]), "the answers differ from claimcheck batch's");
   } finally {
