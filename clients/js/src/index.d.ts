@@ -4,11 +4,11 @@
 export interface ClientOptions {
   /** Milliseconds without a byte either way before a request is dropped and retried (0: none). Default 30000. */
   timeout?: number;
-  /** Attempts after the first for a line that gets no answer (an attempt that answers some lines starts the count again). Default 5. */
+  /** Attempts after the first for a line that gets no answer (an attempt that answers some lines starts the count again). Default 8. */
   retries?: number;
   /** Requests open at once, across all the calls of this Client. Default 4. */
   maxInFlight?: number;
-  /** Lines per request. Default 10000 (lowered for the rest of a run when the server cuts with max_batch_lines). */
+  /** Lines per request. Default 10000 (lowered for the rest of a run to the server's cap when it cuts with max_batch_lines, or twice at the same count). */
   maxLines?: number;
   /** Bytes of lines per request; a longer line goes alone. Default 8 MiB. */
   maxBytes?: number;
@@ -18,7 +18,7 @@ export interface ClientOptions {
   maxPendingBytes?: number;
   /** Milliseconds without a new record before an open request's body is ended. Default 1000. */
   linger?: number;
-  /** The first backoff in milliseconds, doubled for each failed attempt (with jitter). Default 100. */
+  /** The first backoff in milliseconds, doubled for each failed attempt (with jitter). Default 200. */
   retryDelay?: number;
   /** The longest backoff in milliseconds. Default 10000. */
   maxRetryDelay?: number;

@@ -19,14 +19,14 @@ import { Buffer } from "node:buffer";
 /** The defaults of the Client options (see index.d.ts). */
 export const defaults = Object.freeze({
   timeout: 30_000, // ms without a byte either way before a request is dropped (and retried)
-  retries: 5, // attempts after the first for a line that gets no answer
+  retries: 8, // attempts after the first for a line that gets no answer
   maxInFlight: 4, // requests open at once, per Client
   maxLines: 10_000, // lines per request
   maxBytes: 8 << 20, // bytes of lines per request (8 MiB); a longer line goes alone
   maxPending: 20_000, // records read ahead of the results taken
   maxPendingBytes: 16 << 20, // bytes of the lines read ahead (16 MiB)
   linger: 1_000, // ms without a new record before an open request's body is ended
-  retryDelay: 100, // ms, the first backoff; doubled each failed attempt
+  retryDelay: 200, // ms, the first backoff; doubled each failed attempt
   maxRetryDelay: 10_000, // ms, the longest backoff
   maxRetryAfter: 60_000, // ms, the longest Retry-After honoured
 });
@@ -425,6 +425,7 @@ class Run {
     this.wakeConsumer = null;
     this.wakeReader = null;
     this.batched = false;
+    this.lastShort = -1; // the answers of the last short answer without a Cut trailer
   }
 
   pending() {
@@ -840,7 +841,12 @@ class Run {
       this.pump(lane);
       return;
     }
-    if (cut === "max_batch_lines" && a.answered > 0) this.maxLines = Math.min(this.maxLines, a.answered);
+    // A server's line cap: said by the trailer, or (behind a proxy that drops
+    // trailers) the same short count twice running.
+    if (a.answered > 0 && out.end && (cut === "max_batch_lines" || (!cut && a.answered === this.lastShort))) {
+      this.maxLines = Math.min(this.maxLines, a.answered);
+    }
+    if (out.end && !cut) this.lastShort = a.answered;
     let why;
     if (out.status !== undefined) why = `${out.status} ${out.document?.error?.message ?? ""}`.trim();
     else if (out.error) why = out.error.code ? `${out.error.code}: ${out.error.message}` : out.error.message;
