@@ -112,5 +112,7 @@ export async function main(argv, { stdin = process.stdin, stdout = process.stdou
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  // A reader that went away (| head): stop quietly, as a filter does.
+  process.stdout.on("error", (e) => process.exit(e.code === "EPIPE" ? 0 : 1));
   process.exitCode = await main(process.argv.slice(2));
 }

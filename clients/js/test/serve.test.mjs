@@ -65,6 +65,39 @@ test("a server killed mid-run and restarted on the same port: complete, the byte
   }
 });
 
+test("a server stopped with SIGTERM mid-run (a rolling restart) and started again: complete", async () => {
+  let srv = await startServe();
+  const addr = `127.0.0.1:${srv.port}`;
+  try {
+    const { lines, want } = input(40_000);
+    const c = new Client(srv.url, { maxLines: 2000, retries: 10 });
+    let n = 0, stopped = false;
+    async function* records() {
+      for (let i = 0; i < lines.length; i++) {
+        if (i % 500 === 0) await new Promise((r) => setImmediate(r));
+        yield [name, new Raw(lines[i])];
+      }
+    }
+    const got = [];
+    for await (const r of c.checkStream(records())) {
+      got.push(r.raw);
+      if (++n === 10_000 && !stopped) {
+        stopped = true;
+        const old = srv;
+        old.kill("SIGTERM").then(async () => {
+          srv = await startServeOn(addr);
+        });
+      }
+    }
+    c.close();
+    assert.equal(got.length, want.length);
+    assert.ok(got.every((g, i) => g === want[i]), "the answers differ from claimcheck batch's");
+    console.log(`# SIGTERM: ${JSON.stringify(c.stats)}`);
+  } finally {
+    await srv.kill();
+  }
+});
+
 function run(args, stdin) {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [cli, ...args], { stdio: ["pipe", "pipe", "pipe"] });
