@@ -4,7 +4,8 @@
 # the binary is built from the repository root into clients/js/.claimcheck.
 # CLAIMCHECK_LONG=1 adds the 1,000,000-record comparison with claimcheck
 # batch. Needs Node >= 20; no npm install (the package has no dependencies);
-# the haproxy test is skipped when haproxy is not installed.
+# the haproxy and nginx tests are skipped when those are not installed
+# (with CI set they fail instead).
 set -euo pipefail
 cd "$(dirname "$0")"
 node -e 'const [a] = process.versions.node.split(".").map(Number); if (a < 20) { console.error(`node ${process.version}: want >= 20`); process.exit(1); }'
