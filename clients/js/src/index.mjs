@@ -561,7 +561,7 @@ class Run {
   add(v, e) {
     let lane = this.lanes.get(v.key);
     if (!lane) {
-      lane = { key: v.key, path: v.path, queue: [], qhead: 0, attempt: null, notBefore: 0, timer: null, waiter: null };
+      lane = { key: v.key, path: v.path, queue: [], qhead: 0, attempt: null, notBefore: 0, timer: null, waiter: null, hold: false };
       this.lanes.set(v.key, lane);
     }
     e.lane = lane;
@@ -588,7 +588,7 @@ class Run {
           }
           return;
         }
-        if (lane.waiter) return;
+        if (lane.waiter || lane.hold) return;
         if (!this.h.slots.acquire()) {
           lane.waiter = {
             cancelled: false,
@@ -740,7 +740,9 @@ class Run {
   response(a, res) {
     a.res = res;
     if (res.statusCode !== 200) {
-      // A refusal: no more lines go into this request.
+      // A refusal: no more lines go into this request, and none into
+      // another of the lane until it is read.
+      a.lane.hold = true;
       if (a.open) {
         a.open = false;
         clearInterval(a.linger);
@@ -816,6 +818,7 @@ class Run {
     this.h.open.delete(a);
     const lane = a.lane;
     if (lane.attempt === a) lane.attempt = null;
+    if (a.res && a.res.statusCode !== 200) lane.hold = false;
     this.h.slots.release();
     if (this.stopped || this.fatal) {
       a.req.destroy();
