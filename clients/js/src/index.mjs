@@ -783,7 +783,8 @@ class Run {
         this.settle(a, { extra: true });
         return;
       }
-      const e = a.entries[a.answered++];
+      const e = a.entries[a.answered];
+      a.entries[a.answered++] = undefined; // the request needs only its unanswered lines
       e.raw = raw;
       e.line = null;
       if (e === this.entries[this.head]) this.wake("wakeConsumer");
