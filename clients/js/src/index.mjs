@@ -595,6 +595,11 @@ class Run {
             fn: () => {
               lane.waiter = null;
               if (this.stopped || this.fatal) return this.h.slots.release();
+              if (lane.hold || lane.notBefore > Date.now()) {
+                // A failure of the lane's while it waited: back off first.
+                this.h.slots.release();
+                return this.pump(lane);
+              }
               this.start(lane);
               this.pump(lane);
             },
@@ -739,6 +744,7 @@ class Run {
 
   response(a, res) {
     a.res = res;
+    a.socket = res.socket;
     if (res.statusCode !== 200) {
       // A refusal: no more lines go into this request, and none into
       // another of the lane until it is read.
@@ -827,12 +833,17 @@ class Run {
     }
     const unanswered = a.entries.slice(a.answered);
     const cut = a.res?.trailers?.["claimcheck-cut"];
-    if (out.end && !cut && unanswered.length === 0 && a.partial === null) {
-      if (wasOpen) a.req.destroy(); // the server ended before our body: do not reuse
+    if (out.end && !cut && unanswered.length === 0 && a.partial === null && !wasOpen) {
       this.pump(lane);
       return;
     }
+    // A cut or short answer: the server may not have read all of the body,
+    // and what it did not read must never be taken for the next request on
+    // this connection (net/http can keep such a connection: the rest of the
+    // body then comes back as a 431 or 400 to the next request). Node's
+    // agent may already have pooled the socket when the answer ended.
     a.req.destroy();
+    a.socket?.destroy();
     const tool = lane.key;
     if (out.extra) {
       return this.fail(new ClaimcheckError(`claimcheck: ${tool}: the server sent more answers than the ${a.entries.length} lines of the request`, { status: 200, tool }));

@@ -69,15 +69,18 @@ backend be
     const c = new Client(url, { maxLines: 1000, maxInFlight: 2, retryDelay: 100 });
     let n = 0;
     const got = [];
+    // The kill comes from the producer, mid-request: the request it is
+    // writing (to a, the first server) is open.
     async function* records() {
       for (let i = 0; i < lines.length; i++) {
         if (i % 200 === 0) await new Promise((r) => setImmediate(r));
+        if (i === 10_500) await a.kill("SIGKILL");
         yield [name, new Raw(lines[i])];
       }
     }
     for await (const r of c.checkStream(records())) {
       got.push(r.raw);
-      if (++n === 10_000) await a.kill("SIGKILL");
+      n++;
     }
     c.close();
     console.log(`# through haproxy: ${JSON.stringify(c.stats)}`);
