@@ -26,7 +26,7 @@ export interface ClientOptions {
   maxRetryAfter?: number;
   /** Headers sent with every request (such as Authorization). */
   headers?: Record<string, string>;
-  /** An http.Agent or https.Agent to use instead of the Client's own keep-alive agent. */
+  /** An http.Agent or https.Agent to use instead of the Client's own keep-alive agent; give it maxSockets >= maxInFlight (a request must not wait in the agent's queue). */
   agent?: import("node:http").Agent;
 }
 
