@@ -214,9 +214,12 @@ def test_kill_and_restart(serve_factory, corpus, batch):
                     restarted.set()
 
                 threading.Thread(target=again).start()
+        stats = dict(c.stats)
     assert restarted.wait(10)
     assert len(got) == len(records)
     assert got == want
+    assert stats["retries"] >= 1, stats
+    print("kill and restart:", stats)
 
 
 def _haproxy_cfg(port, backends):
@@ -275,7 +278,10 @@ def test_replica_killed_behind_haproxy(serve_factory, corpus, batch, tmp_path):
                 got.append(r.raw)
                 if i == 4000:
                     a.kill()
+            stats = dict(c.stats)
         assert got == want
+        assert stats["retries"] >= 1, stats
+        print("haproxy:", stats)
     finally:
         p.terminate()
         p.wait(5)
@@ -374,6 +380,7 @@ def test_max_batch_lines_cut(serve_factory, corpus, batch):
     with Client(s.url) as c:
         got = c.check_many([(RAT, l) for l in lines])
         assert c._cap == 100  # learnt from the Claimcheck-Cut trailer
+        assert c.stats["cuts"] >= 1
     assert [r.raw for r in got] == batch(RAT, lines)
 
 

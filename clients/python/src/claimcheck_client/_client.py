@@ -316,6 +316,14 @@ class Client:
         self._paths: Dict[str, str] = {}
         self._newest: Optional[Dict[str, str]] = None
         self._cap = max_lines  # lines per request, lowered by a max_batch_lines cut
+        self.stats: Dict[str, int] = {"requests": 0, "retries": 0, "cuts": 0}
+        """Counts since the client was made: batch requests sent, retries
+        (requests sent again after a failure), and of those failures the
+        streams that ended before every line sent was answered."""
+
+    def _count(self, key: str) -> None:
+        with self._lock:
+            self.stats[key] += 1
 
     # -- connections ---------------------------------------------------
 
@@ -740,6 +748,7 @@ class _Run:
     ) -> Tuple[Optional[http.client.HTTPConnection], bool]:
         c = self.c
         attempt = 0
+        failed = False
         last: Optional[_Retry] = None
         while True:
             with self.lock:
@@ -750,6 +759,9 @@ class _Run:
                     return conn, fresh
             if conn is None:
                 conn, fresh = c._connection()
+            c._count("requests")
+            if failed:
+                c._count("retries")
             try:
                 keep = self._request(conn, ch, start)
                 failure: Optional[_Retry] = None
@@ -764,11 +776,14 @@ class _Run:
             if not keep:
                 conn.close()
                 conn, fresh = None, True
+            failed = failure is not None
             if failure is None:
                 attempt = 0
                 continue
             if self.stopping:
                 return conn, fresh
+            if failure.status == 200:
+                c._count("cuts")
             if progressed:
                 attempt = 0
                 if failure.cut == "max_batch_lines":
