@@ -118,17 +118,30 @@ func TestBatchRouteStreams(t *testing.T) {
 	}
 }
 
-// testBatchClients runs the repository's example clients, Python
-// (clients/python, standard library only) and JavaScript (clients/js,
-// fetch on Node), against a real "serve" on 127.0.0.1, each on the whole
-// public corpus of each tool, and checks that each writes exactly the
-// bytes "claimcheck batch" writes. Each client is a process of its own
-// (about 0.2 s each), so it runs in the long run, and in the normal run
-// for one tool.
+// testBatchClients runs the repository's clients, Python (the
+// claimcheck_client package of clients/python, standard library only, by
+// its command line "python3 -m claimcheck_client URL ID@VERSION", from the
+// checkout, not installed) and JavaScript (clients/js, fetch on Node),
+// against a real "serve" on 127.0.0.1, each on the whole public corpus of
+// each tool, and checks that each writes exactly the bytes "claimcheck
+// batch" writes. Each client is a process of its own (about 0.2 s each),
+// so it runs in the long run, and in the normal run for one tool.
 func testBatchClients(t *testing.T, bin string) {
-	clients := []struct{ name, interp, script string }{
-		{"python", "python3", filepath.Join("..", "..", "clients", "python", "claimcheck_batch.py")},
-		{"javascript", "node", filepath.Join("..", "..", "clients", "js", "batch.mjs")},
+	pysrc, err := filepath.Abs(filepath.Join("..", "..", "clients", "python", "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clients := []struct {
+		name, interp string
+		args         func(base, id, version string) []string
+		env          []string
+	}{
+		{"python", "python3", func(base, id, version string) []string {
+			return []string{"-m", "claimcheck_client", base, id + "@" + version}
+		}, []string{"PYTHONPATH=" + pysrc}},
+		{"javascript", "node", func(base, id, version string) []string {
+			return []string{filepath.Join("..", "..", "clients", "js", "batch.mjs"), base, id, version}
+		}, nil},
 	}
 	srv := startServe(t, bin)
 	defer func() { srv.cmd.Process.Signal(syscall.SIGTERM); srv.stop(t, syscall.SIGTERM) }()
@@ -147,7 +160,8 @@ func testBatchClients(t *testing.T, bin string) {
 		for _, tool := range tools {
 			in, _ := corpusLines(t, tool.ID)
 			want, _, _ := runBinary(t, bin, in, "batch", tool.ID+"@"+tool.Version)
-			cmd := exec.Command(c.interp, c.script, srv.base, tool.ID, tool.Version)
+			cmd := exec.Command(c.interp, c.args(srv.base, tool.ID, tool.Version)...)
+			cmd.Env = append(os.Environ(), c.env...)
 			cmd.Stdin = bytes.NewReader(in)
 			var out, errOut bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errOut

@@ -19,7 +19,14 @@ import pytest
 HERE = pathlib.Path(__file__).resolve().parent
 PKG = HERE.parent
 REPO = PKG.parent.parent
-sys.path.insert(0, str(PKG / "src"))  # the checkout's package, installed or not
+try:
+    import claimcheck_client  # installed (clients/python/ci.sh)
+except ImportError:
+    sys.path.insert(0, str(PKG / "src"))  # else the checkout's
+    import claimcheck_client
+
+# Where claimcheck_client comes from, for the subprocesses that run its CLI.
+PKG_PATH = os.path.dirname(os.path.dirname(os.path.abspath(claimcheck_client.__file__)))
 
 TOOLS = ["multiset-equality-check", "multiset-difference-check", "rational-expression-check"]
 VERSION = "1.0.0"
