@@ -165,3 +165,12 @@ def test_old_script(server, corpus, cc_bin):
     )
     assert p.returncode == 0, p.stderr
     assert p.stdout == batch_bytes(cc_bin, EQ + "@" + VERSION, data)
+
+
+def test_installed_package_is_tested():
+    """Under ci.sh the tests run the installed package, not src/."""
+    import claimcheck_client
+
+    if not os.environ.get("CLAIMCHECK_CLIENT_INSTALLED"):
+        pytest.skip("not under clients/python/ci.sh")
+    assert "site-packages" in claimcheck_client.__file__, claimcheck_client.__file__
