@@ -459,3 +459,23 @@ def test_result_valid_fallback():
     assert Result(b'{"reason":null,"valid":true}').valid is True
     assert Result(b'{"error":{"code":"x"}}').valid is None
     assert Result(b' {"error":{"code":"x"}}').error == {"code": "x"}
+
+
+def test_exit_with_a_suspended_generator(server):
+    """A program that ends with an iter_check generator neither exhausted
+    nor closed (held by a global) exits at once: the workers are stopped."""
+    import subprocess
+    import sys
+
+    from conftest import PKG_PATH
+
+    code = (
+        "import sys; sys.path.insert(0, %r)\n"
+        "from claimcheck_client import Client\n"
+        "c = Client(%r, max_lines=5)\n"
+        "it = c.iter_check(('multiset-equality-check', {'source': [i], 'claim': [i]}) for i in range(10**6))\n"
+        "print(next(it).valid)\n"
+    ) % (PKG_PATH, server.url)
+    p = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=20)
+    assert p.returncode == 0 and p.stdout == b"True\n", p.stderr
+    assert b"Fatal" not in p.stderr and b"Traceback" not in p.stderr, p.stderr

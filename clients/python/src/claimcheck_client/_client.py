@@ -20,6 +20,7 @@ import ssl
 import threading
 import time
 import urllib.parse
+import weakref
 from typing import (
     Any,
     Callable,
@@ -507,6 +508,27 @@ class _Req:
         self.t0 = time.monotonic()
 
 
+# The runs whose workers are alive. A generator left suspended at exit
+# (never exhausted nor closed) would keep its workers, which are not daemon
+# threads, waiting for work: the interpreter joins such threads at exit,
+# after the callbacks of threading._register_atexit (the hook
+# concurrent.futures uses), so one stops them there.
+_live_runs: "weakref.WeakSet[_Run]" = weakref.WeakSet()
+_live_lock = threading.Lock()
+
+
+def _stop_live_runs() -> None:
+    with _live_lock:
+        runs = list(_live_runs)
+    for r in runs:
+        r._stop()
+
+
+_register = getattr(threading, "_register_atexit", None)
+if _register is not None:
+    _register(_stop_live_runs)
+
+
 class _Run:
     """One iter_check: the consumer thread's loop and the workers."""
 
@@ -686,6 +708,9 @@ class _Run:
 
     def _spawn(self) -> None:
         # Under the lock.
+        if not self.workers:
+            with _live_lock:
+                _live_runs.add(self)
         t = threading.Thread(target=self._worker, name="claimcheck-worker-%d" % len(self.workers))
         self.free += 1
         self.workers.append(t)
@@ -706,7 +731,8 @@ class _Run:
         for ch in self.open.values():
             ch.cv.notify_all()
 
-    def _close(self) -> None:
+    def _stop(self) -> None:
+        """End the workers' work: they return as soon as they notice."""
         with self.lock:
             self.stopping = True
             self._seal_all()
@@ -718,8 +744,13 @@ class _Run:
                 s.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
+
+    def _close(self) -> None:
+        self._stop()
         for t in self.workers:
             t.join()
+        with _live_lock:
+            _live_runs.discard(self)
 
     # -- workers ---------------------------------------------------------
 
