@@ -168,8 +168,12 @@ def encode_document(doc: Any, index: int = 0) -> bytes:
     """The request line (with its "\\n") of a document: raw text as it is
     (see Raw), any other value as strict, compact JSON (no NaN or infinity,
     a lone surrogate escaped as \\udXXX, non-ASCII as UTF-8)."""
-    t = type(doc)
-    if t is bytes or t is Raw or isinstance(doc, (bytes, bytearray, memoryview, Raw)):
+    return _line(doc, index) + b"\n"
+
+
+def _line(doc: Any, index: int) -> bytes:
+    # encode_document without the newline.
+    if type(doc) is bytes or isinstance(doc, (bytes, bytearray, memoryview, Raw)):
         b = doc.data if isinstance(doc, Raw) else bytes(doc)
         if b.endswith(b"\n"):
             b = b[:-1]
@@ -177,15 +181,15 @@ def encode_document(doc: Any, index: int = 0) -> bytes:
             raise DocumentError(
                 "record %d: a raw document has a newline inside: one record must be one line" % index, index
             )
-        return b + b"\n"
+        return b
     try:
         s = json.dumps(doc, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
     except (TypeError, ValueError, RecursionError) as e:
         raise DocumentError("record %d: not strict JSON: %s" % (index, e), index) from e
     # json escapes every control character, so the line has no raw newline;
     # backslashreplace writes a lone surrogate (the one character UTF-8
-    # cannot encode) as \udXXX, a JSON escape, inside its string.
-    return s.encode("utf-8", "backslashreplace") + b"\n"
+    # cannot encode) as \\udXXX, a JSON escape, inside its string.
+    return s.encode("utf-8", "backslashreplace")
 
 
 def _version_key(v: str) -> Tuple[Any, ...]:
@@ -484,7 +488,7 @@ class _Chunk:
     appended by the consumer thread until it is sealed, answers by the
     worker that serves it."""
 
-    __slots__ = ("path", "lines", "nbytes", "answers", "sealed", "cv", "last", "waiting")
+    __slots__ = ("path", "lines", "nbytes", "answers", "sealed", "cv", "last", "waiting", "serving")
 
     def __init__(self, path: str, cv: threading.Condition) -> None:
         self.path = path
@@ -495,6 +499,7 @@ class _Chunk:
         self.cv = cv
         self.last = time.monotonic()
         self.waiting = False
+        self.serving = False  # taken by a worker
 
 
 class _Req:
@@ -576,7 +581,7 @@ class _Run:
             out.append(ch.answers[pos])
             order.popleft()
             self.pending_lines -= 1
-            self.pending_bytes -= len(ch.lines[pos])
+            self.pending_bytes -= len(ch.lines[pos]) + 1
 
     def _seal_all(self) -> None:
         # Under the lock.
@@ -626,7 +631,14 @@ class _Run:
                 continue
             if self.pending_lines >= self.window_lines or self.pending_bytes >= self.window_bytes:
                 with lock:
-                    self._seal_all()
+                    if self.order and not self.order[0][0].serving:
+                        # The next result waits for a worker while the open
+                        # requests wait for lines: end them.
+                        for ch in list(self.open.values()):
+                            if ch.serving and not ch.sealed:
+                                ch.sealed = True
+                                ch.cv.notify_all()
+                                del self.open[ch.path]
                     if self.error is None and head_waits:
                         self.main_cv.wait(0.2)
                 continue
@@ -639,7 +651,10 @@ class _Run:
                     ready(0.01)
                 continue
             t0 = time.monotonic()
-            for _ in range(_PULL_BATCH):
+            batch: List[Tuple[str, bytes]] = []
+            room = min(_PULL_BATCH, self.window_lines - self.pending_lines)
+            nbytes = self.window_bytes - self.pending_bytes
+            while room > 0 and nbytes > 0:
                 try:
                     rec = next(it)
                 except StopIteration:
@@ -655,7 +670,10 @@ class _Run:
                     path = paths.get(tool) if type(tool) is str else None
                     if path is None:
                         path = c._path(tool)
-                    line = encode_document(doc, index)
+                    if type(doc) is bytes and b"\n" not in doc:
+                        line = doc
+                    else:
+                        line = _line(doc, index)
                 except ClaimcheckError as e:
                     later = e
                     eof = True
@@ -665,13 +683,15 @@ class _Run:
                     eof = True
                     break
                 index += 1
-                self._append(path, line)
-                if self.pending_lines >= self.window_lines or self.pending_bytes >= self.window_bytes:
-                    break
+                batch.append((path, line))
+                room -= 1
+                nbytes -= len(line) + 1
                 if ready is not None and not ready(0):
                     break
                 if time.monotonic() - t0 >= _PULL_TIME:
                     break
+            if batch:
+                self._append(batch)
             if eof:
                 with lock:
                     self._seal_all()
@@ -681,30 +701,45 @@ class _Run:
             later.answered = done
             raise later
 
-    def _append(self, path: str, line: bytes) -> None:
+    def _append(self, batch: List[Tuple[str, bytes]]) -> None:
+        """Add records (path, line without its newline) to their tools'
+        open chunks, under one hold of the lock."""
         c = self.c
-        n = len(line)
+        max_lines, max_bytes = c.max_lines, c.max_bytes
+        order = self.order
+        touched = set()
+        total = 0
         with self.lock:
-            ch = self.open.get(path)
-            if ch is None or ch.sealed or len(ch.lines) >= c.max_lines or (ch.nbytes + n > c.max_bytes and ch.lines):
-                if ch is not None and not ch.sealed:
-                    ch.sealed = True
-                    ch.cv.notify_all()
-                ch = _Chunk(path, threading.Condition(self.lock))
-                self.open[path] = ch
-                self.queue.append(ch)
-                if len(self.queue) > self.free and len(self.workers) < c.max_in_flight:
-                    self._spawn()
-                else:
-                    self.work_cv.notify()
-            ch.lines.append(line)
-            ch.nbytes += n
-            ch.last = time.monotonic()
-            if ch.waiting:
-                ch.cv.notify()
-            self.order.append((ch, len(ch.lines) - 1))
-            self.pending_lines += 1
-            self.pending_bytes += n
+            open_ = self.open
+            ch: Optional[_Chunk] = None
+            for path, line in batch:
+                n = len(line) + 1
+                total += n
+                if ch is None or ch.path != path:
+                    ch = open_.get(path)
+                if ch is None or ch.sealed or len(ch.lines) >= max_lines or (ch.nbytes + n > max_bytes and ch.lines):
+                    if ch is not None and not ch.sealed:
+                        ch.sealed = True
+                        ch.cv.notify_all()
+                    ch = _Chunk(path, threading.Condition(self.lock))
+                    open_[path] = ch
+                    self.queue.append(ch)
+                    if len(self.queue) > self.free and len(self.workers) < c.max_in_flight:
+                        self._spawn()
+                    else:
+                        self.work_cv.notify()
+                lines = ch.lines
+                lines.append(line)
+                ch.nbytes += n
+                order.append((ch, len(lines) - 1))
+                touched.add(ch)
+            now = time.monotonic()
+            for ch in touched:
+                ch.last = now
+                if ch.waiting:
+                    ch.cv.notify()
+            self.pending_lines += len(batch)
+            self.pending_bytes += total
 
     def _spawn(self) -> None:
         # Under the lock.
@@ -765,6 +800,7 @@ class _Run:
                     if self.stopping:
                         return
                     ch = self.queue.popleft()
+                    ch.serving = True
                     self.free -= 1
                 conn, fresh = self._serve(ch, conn, fresh)
                 with self.lock:
@@ -1015,10 +1051,10 @@ class _Run:
                 while j < len(batch):
                     size = 0
                     k = j
-                    while k < len(batch) and (size == 0 or size + len(batch[k]) <= _MAX_SEND):
-                        size += len(batch[k])
+                    while k < len(batch) and (size == 0 or size + len(batch[k]) < _MAX_SEND):
+                        size += len(batch[k]) + 1
                         k += 1
-                    data = b"".join(batch[j:k])
+                    data = b"\n".join(batch[j:k]) + b"\n"
                     # Counted before it goes: the server may answer the
                     # lines of a chunk that breaks off.
                     req.sent = i + k - start
