@@ -566,10 +566,12 @@ class _Run:
     # -- the consumer thread --------------------------------------------
 
     def results(self, records: Iterable[Record]) -> Iterator[Result]:
+        finished = False
         try:
             yield from self._loop(records)
+            finished = True
         finally:
-            self._close()
+            self._close(finished)
 
     def _take_ready(self, out: List[bytes], limit: int = 4096) -> None:
         # Under the lock: the answers at the head of the input order.
@@ -766,13 +768,14 @@ class _Run:
         for ch in self.open.values():
             ch.cv.notify_all()
 
-    def _stop(self) -> None:
-        """End the workers' work: they return as soon as they notice."""
+    def _stop(self, interrupt: bool = True) -> None:
+        """End the workers' work: they return as soon as they notice, at
+        once if interrupt (the requests in flight are cut)."""
         with self.lock:
             self.stopping = True
             self._seal_all()
             self._wake_all()
-            socks = list(self.socks.values())
+            socks = list(self.socks.values()) if interrupt else []
         self.stop_event.set()
         for s in socks:
             try:
@@ -780,8 +783,17 @@ class _Run:
             except OSError:
                 pass
 
-    def _close(self) -> None:
-        self._stop()
+    def _close(self, finished: bool) -> None:
+        # Every record answered: the requests still in flight are reading
+        # the ends of their answers, and their connections are worth
+        # keeping; else (an error, the consumer closed the generator) they
+        # are cut.
+        self._stop(interrupt=not finished)
+        if finished:
+            deadline = time.monotonic() + self.c.timeout
+            for t in self.workers:
+                t.join(max(0.0, deadline - time.monotonic()))
+            self._stop()
         for t in self.workers:
             t.join()
         with _live_lock:
@@ -802,13 +814,17 @@ class _Run:
                     ch = self.queue.popleft()
                     ch.serving = True
                     self.free -= 1
-                conn, fresh = self._serve(ch, conn, fresh)
+                # conn is None while _serve runs: what it returns is a
+                # connection between requests (kept for the next, and for the
+                # client's pool at the end), or None.
+                idle, conn = conn, None
+                conn, fresh = self._serve(ch, idle, fresh)
                 with self.lock:
                     self.free += 1
         except BaseException as e:  # a bug: say it rather than hang
             self._fail(e)
         finally:
-            self.c._release(conn, conn is not None and not self.stopping)
+            self.c._release(conn, True)
 
     def _serve(
         self, ch: _Chunk, conn: Optional[http.client.HTTPConnection], fresh: bool
