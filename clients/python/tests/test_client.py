@@ -524,3 +524,106 @@ def test_keep_alive_across_calls(server):
         for i in range(20):
             assert c.check(EQ, {"source": [i], "claim": [i]}).valid is True
         assert c._pool == [first]
+
+
+def test_stale_keep_alive_is_not_a_try(serve_factory):
+    """The server restarted between two calls: the pooled connection is
+    dead, and the call goes through on a new one even with retries=0."""
+    s = serve_factory()
+    with Client(s.url, retries=0) as c:
+        assert c.check(EQ, {"source": [], "claim": []}).valid is True
+        assert len(c._pool) == 1
+        s.restart()
+        assert c.check(EQ, {"source": [1], "claim": [1]}).valid is True
+        assert c.stats["retries"] == 1
+
+
+def test_server_that_never_answers():
+    def handler(c, head, n):
+        time.sleep(3)
+
+    f = FakeServer(handler)
+    try:
+        t0 = time.monotonic()
+        with Client(f.url, timeout=0.3, retries=1, backoff=0.01) as c:
+            with pytest.raises(GaveUpError) as ei:
+                c.check(EQ + "@1.0.0", {"source": [], "claim": []})
+        assert isinstance(ei.value.cause, (socket.timeout, TimeoutError, OSError)), ei.value.cause
+        assert time.monotonic() - t0 < 3
+    finally:
+        f.close()
+
+
+def test_more_answers_than_lines():
+    from claimcheck_client import ProtocolError
+
+    def handler(c, head, n):
+        c.settimeout(0.2)
+        try:
+            c.recv(4096)
+        except OSError:
+            pass
+        body = (ANSWER + b"\n") * 5
+        c.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
+        time.sleep(0.2)
+
+    f = FakeServer(handler)
+    try:
+        with Client(f.url) as c:
+            with pytest.raises(ProtocolError):
+                c.check_many([(EQ + "@1.0.0", {"source": [], "claim": []})] * 2)
+        assert f.count == 1
+    finally:
+        f.close()
+
+
+def test_producer_raises(server):
+    before = set(threading.enumerate())
+
+    def gen():
+        for i in range(2000):
+            yield EQ, {"source": [i], "claim": [i]}
+        raise KeyError("producer")
+
+    with Client(server.url) as c:
+        got = []
+        with pytest.raises(KeyError):
+            for r in c.iter_check(gen()):
+                got.append(r)
+    assert no_threads_left(before)
+
+
+def test_threads_share_a_client(server, corpus, batch):
+    recs = [mixed(corpus, 2000, seed=s) for s in range(4)]
+    wants = [expected(batch, r) for r in recs]
+    outs = [None] * 4
+    with Client(server.url, max_lines=200) as c:
+        ts = [threading.Thread(target=lambda i=i: outs.__setitem__(i, [r.raw for r in c.check_many(recs[i])])) for i in range(4)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+    assert outs == wants
+
+
+def test_slow_mixed_producer_one_worker(server, corpus, batch):
+    """Three tools at 20 records a second through one worker: a request
+    open for one tool gives the worker up for the others, so every answer
+    comes within about a second of its record."""
+    records = mixed(corpus, 30, seed=23)
+    made = []
+
+    def gen():
+        for r in records:
+            time.sleep(0.05)
+            made.append(time.monotonic())
+            yield r
+
+    lag = []
+    got = []
+    with Client(server.url, max_in_flight=1, retries=0) as c:
+        for i, r in enumerate(c.iter_check(gen())):
+            lag.append(time.monotonic() - made[i])
+            got.append(r.raw)
+    assert got == expected(batch, records)
+    assert max(lag) < 2.0, lag
