@@ -11,7 +11,7 @@ import collections
 import os
 import select
 import sys
-from typing import Deque, Iterator, List, Optional, Tuple
+from typing import Callable, Deque, Iterator, List, Optional, Tuple
 
 from . import __version__
 from ._client import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, Client
@@ -22,8 +22,9 @@ class _Lines:
     """The lines of a file descriptor, read in the calling thread; ready
     says whether a line is at hand without blocking longer than asked."""
 
-    def __init__(self, fd: int, tool: str) -> None:
+    def __init__(self, fd: int, tool: str, on_idle: Callable[[], None]) -> None:
         self.fd = fd
+        self.on_idle = on_idle  # called when the input has nothing at hand
         self.tool = tool
         self.rest = b""
         self.lines: Deque[bytes] = collections.deque()
@@ -52,6 +53,9 @@ class _Lines:
                 self.selectable = False
                 return True
             if not r:
+                # The producer is slow (or waits for answers): let the
+                # answers written so far go.
+                self.on_idle()
                 return False
         self._fill()
         return bool(self.lines) or self.eof
@@ -86,17 +90,14 @@ def main(argv: Optional[List[str]] = None) -> None:
                         max_lines=a.max_lines, max_bytes=a.max_bytes)
     except ValueError as e:
         p.error(str(e))
-    src = _Lines(sys.stdin.fileno(), a.tool)
     out = sys.stdout.buffer
+    src = _Lines(sys.stdin.fileno(), a.tool, out.flush)
     write = out.write
     code = 0
     try:
         try:
             for r in client._iter_ready(src, src.ready):
-                write(r.raw)
-                write(b"\n")
-                if not src.lines and not src.eof:
-                    out.flush()  # the producer is slow: let its answers go
+                write(r.raw + b"\n")
         finally:
             out.flush()
     except ClaimcheckError as e:
