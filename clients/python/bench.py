@@ -13,6 +13,8 @@ own so that its peak RSS is its own (os.wait4's ru_maxrss):
               (tool, bytes) records: every result is held
   iter_check  Client.iter_check on the file read lazily, results dropped
               as they come: the streaming footprint
+  cli         python -m claimcheck_client URL TOOL < FILE > (a pipe), for
+              one tool: the whole process's wall time, startup included
 
 against one `claimcheck serve` on 127.0.0.1 (its peak RSS, VmHWM, is shown
 at the end). It checks that every answer line is batch's. Times are the
@@ -79,7 +81,7 @@ def child(url, path, mode):
     print(json.dumps({"lines": n, "seconds": took}))
 
 
-def run(cmd):
+def run(cmd, stdin=None):
     """Run cmd: its stdout, stderr, exit code, wall seconds and peak RSS
     in bytes. The RSS is GNU time's %M: a child of this (large) process
     would report this process's RSS at fork as its own ru_maxrss, while
@@ -90,7 +92,7 @@ def run(cmd):
     if timed:
         cmd = ["/usr/bin/time", "-f", "%M", "-o", rss_file.name] + cmd
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     hwm = [0]
     if not timed:
         import threading
@@ -163,6 +165,8 @@ def main():
                     f.write(b"".join(recs[i][1] + b"\n" for i in idx))
                 per_tool[t] = (tp, idx)
             res = {"batch": [], "check_many": [], "iter_check": []}
+            if name != "mixed":
+                res["cli"] = []
             for _ in range(a.rounds):
                 secs, rss = 0.0, 0
                 for t in tools:
@@ -182,6 +186,22 @@ def main():
                     if got != [want[i] for i in range(len(recs))]:
                         sys.exit("%s %s: the answers differ from claimcheck batch's" % (name, mode))
                     res[mode].append((info["seconds"], r))
+                if name != "mixed":
+                    tp, idx = per_tool[name]
+                    env_path = os.environ.get("PYTHONPATH")
+                    os.environ["PYTHONPATH"] = str(HERE / "src")
+                    try:
+                        with open(tp, "rb") as fin:
+                            out, err, code, took, r = run([sys.executable, "-m", "claimcheck_client", url, name], stdin=fin)
+                    finally:
+                        if env_path is None:
+                            del os.environ["PYTHONPATH"]
+                        else:
+                            os.environ["PYTHONPATH"] = env_path
+                    assert code == 0, err.decode()
+                    if out.split(b"\n")[:-1] != [want[i] for i in range(len(recs))]:
+                        sys.exit("%s cli: the answers differ from claimcheck batch's" % name)
+                    res["cli"].append((took, r))
             for k, v in res.items():
                 secs = statistics.median(x[0] for x in v)
                 rss = max(x[1] for x in v)

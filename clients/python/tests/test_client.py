@@ -1,5 +1,4 @@
 """claimcheck_client against a real `claimcheck serve` on 127.0.0.1."""
-import json
 import math
 import socket
 import threading

@@ -365,7 +365,7 @@ class Client:
         self.close()
 
     def _delay(self, attempt: int, retry_after: Optional[float]) -> float:
-        d = min(self.max_backoff, self.backoff * (2 ** (attempt - 1)))
+        d = min(self.max_backoff, self.backoff * 2.0 ** (attempt - 1))
         d = d * (0.5 + random.random() / 2)
         if retry_after is not None and retry_after > d:
             d = retry_after
@@ -881,14 +881,14 @@ class _Run:
             attempt += 1
             if attempt > c.retries:
                 cause = failure.__cause__ or failure
-                e = GaveUpError(
+                gave = GaveUpError(
                     "gave up after %d tries of a request: %s" % (attempt, _error_text(last.status, last.error, last.reason)),
                     status=last.status,
                     error=last.error,
                     cause=cause,
                 )
-                e.__cause__ = cause
-                self._fail(e)
+                gave.__cause__ = cause
+                self._fail(gave)
                 return conn, fresh
             if self.stop_event.wait(c._delay(attempt, failure.retry_after)):
                 return conn, fresh

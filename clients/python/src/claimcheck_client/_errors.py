@@ -1,5 +1,5 @@
 """The exceptions of claimcheck_client: every one is a ClaimcheckError."""
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 __all__ = [
     "ClaimcheckError",
@@ -35,15 +35,16 @@ class ClaimcheckError(Exception):
         self.status = status
         self.error = error
         self.answered = answered
-        self.results: Optional[list] = None
+        self.results: Optional[List[Any]] = None  # of Result
 
     @property
     def code(self) -> Optional[str]:
         """The error document's code (such as "unknown_tool"), if any."""
         if isinstance(self.error, dict):
             e = self.error.get("error")
-            if isinstance(e, dict) and isinstance(e.get("code"), str):
-                return e["code"]
+            code = e.get("code") if isinstance(e, dict) else None
+            if isinstance(code, str):
+                return code
         return None
 
     def __str__(self) -> str:
@@ -87,4 +88,4 @@ class GaveUpError(ClaimcheckError):
 
 class ProtocolError(ClaimcheckError):
     """The server's answer broke the batch route's contract (more answer
-    lines than lines sent, a line that is not JSON). Not retried."""
+    lines than lines sent). Not retried."""
