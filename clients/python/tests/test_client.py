@@ -1,5 +1,6 @@
 """claimcheck_client against a real `claimcheck serve` on 127.0.0.1."""
 import math
+import os
 import socket
 import threading
 import time
@@ -249,8 +250,10 @@ def test_replica_killed_behind_haproxy(serve_factory, corpus, batch, tmp_path):
     import shutil
     import subprocess
 
-    hap = shutil.which("haproxy") or ("/usr/sbin/haproxy" if shutil.os.path.exists("/usr/sbin/haproxy") else None)
+    hap = shutil.which("haproxy") or ("/usr/sbin/haproxy" if os.path.exists("/usr/sbin/haproxy") else None)
     if hap is None:
+        if os.environ.get("CI"):
+            pytest.fail("haproxy is not installed: CI must install it (apt-get install haproxy)")
         pytest.skip("haproxy is not installed (apt-get install haproxy); CI installs it")
     a, b = serve_factory(), serve_factory()
     port = free_port()
@@ -652,3 +655,68 @@ def test_slow_mixed_producer_one_worker(server, corpus, batch):
             got.append(r.raw)
     assert got == expected(batch, records)
     assert max(lag) < 2.0, lag
+
+
+def test_through_nginx(serve_factory, corpus, batch, tmp_path):
+    """Through nginx as it is configured by default for a proxy: it reads
+    the whole request body before it passes it on (no full duplex) and
+    drops the trailers; the client counts lines, so nothing changes."""
+    import shutil
+    import subprocess
+
+    ngx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    if ngx is None:
+        pytest.skip("nginx is not installed (apt-get install nginx)")
+    s = serve_factory()
+    port = free_port()
+    (tmp_path / "logs").mkdir()
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(
+        """daemon off;
+master_process off;
+pid %(d)s/nginx.pid;
+error_log %(d)s/logs/error.log;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path %(d)s/body;
+    proxy_temp_path %(d)s/proxy;
+    fastcgi_temp_path %(d)s/fastcgi;
+    uwsgi_temp_path %(d)s/uwsgi;
+    scgi_temp_path %(d)s/scgi;
+    client_max_body_size 0;
+    upstream cc { server 127.0.0.1:%(up)d; keepalive 8; }
+    server {
+        listen 127.0.0.1:%(port)d;
+        location / {
+            proxy_pass http://cc;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host 127.0.0.1;
+        }
+    }
+}
+""" % {"d": tmp_path, "up": s.port, "port": port}
+    )
+    p = subprocess.Popen([ngx, "-p", str(tmp_path), "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        url = "http://127.0.0.1:%d" % port
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with Client(url, retries=0) as c:
+                    c.tools()
+                break
+            except ClaimcheckError:
+                if time.monotonic() > deadline or p.poll() is not None:
+                    raise AssertionError("nginx did not start: %s" % (p.stderr.read() if p.poll() is not None else ""))
+                time.sleep(0.05)
+        records = mixed(corpus, 20_000, seed=29)
+        with Client(url, max_lines=2000) as c:
+            got = [r.raw for r in c.check_many(records)]
+            stats = dict(c.stats)
+        assert got == expected(batch, records)
+        assert stats["retries"] == 0, stats
+    finally:
+        p.terminate()
+        p.wait(5)
