@@ -28,6 +28,7 @@ import json
 import os
 import pathlib
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -215,6 +216,7 @@ def main():
             pass
         srv.kill()
         srv.wait()
+        shutil.rmtree(work, ignore_errors=True)
     print("%d lines a run, median of %d rounds, %d CPUs, Python %s" % (a.lines, a.rounds, os.cpu_count(), sys.version.split()[0]))
     print("| data | runner | lines/s | seconds | peak RSS |")
     print("|---|---|---:|---:|---:|")
