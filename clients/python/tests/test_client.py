@@ -720,3 +720,28 @@ http {
     finally:
         p.terminate()
         p.wait(5)
+
+
+def test_503_from_serve(serve_factory, corpus, batch):
+    """serve with a budget that holds one batch request's window (3.06 MiB
+    at two workers) and not two: requests beside it are answered 503
+    overloaded with Retry-After: 1 (or cut, overloaded), wait and go
+    through; the results are batch's."""
+    # The budget is at least -max-body-bytes + 1: a small body cap first.
+    s = serve_factory("-max-body-bytes", str(1 << 20), "-max-buffered-bytes", str(5 << 20))
+    records = mixed(corpus, 6000, seed=31)
+    t0 = time.monotonic()
+    with Client(s.url, max_lines=1000, max_in_flight=4, retries=30) as c:
+        got = [r.raw for r in c.check_many(records)]
+        stats = dict(c.stats)
+    assert got == expected(batch, records)
+    assert stats["retries"] >= 1, stats
+    assert time.monotonic() - t0 >= 1.0  # a Retry-After was waited out
+    print("503 from serve:", stats)
+    # Under a budget no window fits in, every request is refused: the
+    # client gives up with the status and the error document.
+    s2 = serve_factory("-max-body-bytes", str(1 << 20), "-max-buffered-bytes", str(2 << 20))
+    with Client(s2.url, retries=1) as c:
+        with pytest.raises(GaveUpError) as ei:
+            c.check(EQ, {"source": [], "claim": []})
+    assert ei.value.status == 503 and ei.value.code == "overloaded", ei.value
