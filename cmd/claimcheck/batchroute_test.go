@@ -118,22 +118,31 @@ func TestBatchRouteStreams(t *testing.T) {
 	}
 }
 
-// testBatchClients runs the repository's clients, Python (clients/python,
-// standard library only) and JavaScript (the @claimcheck/client CLI of
-// clients/js, node:http on Node), against a real "serve" on 127.0.0.1, each
-// on the whole public corpus of each tool, and checks that each writes
-// exactly the bytes "claimcheck batch" writes. Each client is a process of
-// its own (about 0.2 s each), so it runs in the long run, and in the normal
-// run for one tool.
+// testBatchClients runs the repository's clients, Python (the
+// claimcheck_client package of clients/python, standard library only, by
+// its command line "python3 -m claimcheck_client URL ID@VERSION", from the
+// checkout, not installed) and JavaScript (the @claimcheck/client CLI of
+// clients/js, node:http on Node), against a real "serve" on 127.0.0.1,
+// each on the whole public corpus of each tool, and checks that each
+// writes exactly the bytes "claimcheck batch" writes. Each client is a
+// process of its own (about 0.2 s each), so it runs in the long run, and
+// in the normal run for one tool.
 func testBatchClients(t *testing.T, bin string) {
+	pysrc, err := filepath.Abs(filepath.Join("..", "..", "clients", "python", "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	clients := []struct {
-		name, interp, script string
-		args                 func(base string, tool *schema.Tool) []string
+		name, interp string
+		args         func(base, id, version string) []string
+		env          []string
 	}{
-		{"python", "python3", filepath.Join("..", "..", "clients", "python", "claimcheck_batch.py"),
-			func(base string, tool *schema.Tool) []string { return []string{base, tool.ID, tool.Version} }},
-		{"javascript", "node", filepath.Join("..", "..", "clients", "js", "bin", "claimcheck-client.mjs"),
-			func(base string, tool *schema.Tool) []string { return []string{base, tool.ID + "@" + tool.Version} }},
+		{"python", "python3", func(base, id, version string) []string {
+			return []string{"-m", "claimcheck_client", base, id + "@" + version}
+		}, []string{"PYTHONPATH=" + pysrc}},
+		{"javascript", "node", func(base, id, version string) []string {
+			return []string{filepath.Join("..", "..", "clients", "js", "bin", "claimcheck-client.mjs"), base, id + "@" + version}
+		}, nil},
 	}
 	srv := startServe(t, bin)
 	defer func() { srv.cmd.Process.Signal(syscall.SIGTERM); srv.stop(t, syscall.SIGTERM) }()
@@ -152,7 +161,8 @@ func testBatchClients(t *testing.T, bin string) {
 		for _, tool := range tools {
 			in, _ := corpusLines(t, tool.ID)
 			want, _, _ := runBinary(t, bin, in, "batch", tool.ID+"@"+tool.Version)
-			cmd := exec.Command(c.interp, append([]string{c.script}, c.args(srv.base, tool)...)...)
+			cmd := exec.Command(c.interp, c.args(srv.base, tool.ID, tool.Version)...)
+			cmd.Env = append(os.Environ(), c.env...)
 			cmd.Stdin = bytes.NewReader(in)
 			var out, errOut bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errOut
