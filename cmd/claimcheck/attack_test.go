@@ -587,3 +587,44 @@ func testServeEarlyAnswers(t *testing.T, bin string) {
 		}
 	}
 }
+
+// testServeHTTP2Share: two HTTP/2 connections with 40 unfinished uploads
+// each cannot take the in-flight allowance (-max-connections 32: 48
+// requests at once): their streams beyond the first are served only while
+// a request is left for every other open connection, so a new client's
+// execute is answered 200. Before, the 80 streams filled the allowance and
+// every other client got 503, for the bytes of 80 open streams.
+func testServeHTTP2Share(t *testing.T, bin string) {
+	p := startServe(t, bin, "-max-connections", "32", "-h2c")
+	addr := strings.TrimPrefix(p.base, "http://")
+	eq := schema.Tools()[0]
+	var busy []*h2raw.Conn
+	for range 2 {
+		c := h2raw.Dial(t, addr, nil)
+		for i := range 40 {
+			id := uint32(2*i + 1)
+			c.Headers(id, false, "POST", eq.ExecuteURL, "content-type", "application/json", "content-length", "1000")
+			c.Data(id, false, []byte("{"))
+		}
+		if err := c.Sync(10 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+		busy = append(busy, c)
+	}
+	time.Sleep(200 * time.Millisecond) // every stream has reached the guard
+	client := &http.Client{Timeout: 10 * time.Second}
+	res, err := client.Post(p.base+eq.ExecuteURL, "application/json", strings.NewReader(small35))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Errorf("execute beside 2 HTTP/2 connections of 40 uploads each, 48 allowed in flight: %d %s, want 200", res.StatusCode, b)
+	}
+	for _, c := range busy {
+		c.Close()
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	p.stop(t, syscall.SIGTERM)
+}

@@ -60,6 +60,8 @@ func TestBinary(t *testing.T) {
 	t.Run("serve shutdown loses nothing", func(t *testing.T) { t.Parallel(); testServeShutdown(t, bin) })
 	t.Run("serve shutdown ends batch streams", func(t *testing.T) { t.Parallel(); testServeStreamShutdown(t, bin) })
 	t.Run("serve connection limit", func(t *testing.T) { longOnly(t); t.Parallel(); testServeConnLimit(t, bin) })
+	t.Run("serve HTTP/2 streams share the allowance", func(t *testing.T) { t.Parallel(); testServeHTTP2Share(t, bin) })
+	t.Run("serve -metrics-addr connection limit", func(t *testing.T) { longOnly(t); t.Parallel(); testServeMetricsConnLimit(t, bin) })
 	t.Run("serve second signal", func(t *testing.T) { longOnly(t); t.Parallel(); testServeSecondSignal(t, bin) })
 	t.Run("serve TLS and h2c", func(t *testing.T) { longOnly(t); t.Parallel(); testServeHTTP2(t, bin) })
 	t.Run("serve flags", func(t *testing.T) { t.Parallel(); testServeFlags(t, bin) })

@@ -38,6 +38,14 @@ const serveSynopsis = "claimcheck serve [-addr 127.0.0.1:8080] [-max-body-bytes 
 // each keep service.MemoryBound within its container's memory limit.
 const defaultConnections = 4096
 
+// metricsConnections caps the connections of -metrics-addr's listener (and
+// connlimit.Spare more), so that its clients cannot use up the
+// descriptors the main port's spares and probes need: a scraper or two
+// keep a connection each, and at the cap the longest idle one is closed
+// for a new one, as on the main port. -max-connections' default leaves
+// room for them.
+const metricsConnections = 16
+
 // serveConfig is what serve needs besides the service's options.
 type serveConfig struct {
 	addr, metricsAddr string
@@ -133,7 +141,13 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 			*grace, lifetime, httpapi.ReadHeaderTimeout, in.LingerTime)), false
 	}
 	if *maxConns == 0 {
-		*maxConns = min(defaultConnections, defaultMaxConnections())
+		room := defaultMaxConnections()
+		if *metricsAddr != "" {
+			// The metrics listener's connections and spares come out of
+			// the same descriptors.
+			room = max(1, room-metricsConnections-connlimit.Spare)
+		}
+		*maxConns = min(defaultConnections, room)
 	}
 	var hosts []string
 	if *allowedHosts != "" {
@@ -212,11 +226,14 @@ func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io
 			return exitUsage
 		}
 	}
+	if metricsLn != nil {
+		metricsLn = connlimit.New(metricsLn, metricsConnections)
+	}
 	ln := connlimit.New(inner, cfg.maxConns)
 	svc := service.New(opts)
 	h2 := cfg.tlsCert != "" || cfg.h2c
 	g := &guard{h: mount(opts.BasePath, svc), healthz: opts.BasePath + service.RouteHealthz, readyz: opts.BasePath + service.RouteReadyz,
-		limit: int64(ln.Max() + connlimit.Spare)}
+		limit: int64(ln.Max() + connlimit.Spare), open: ln.Open}
 	srv := httpapi.NewServer(cfg.addr, g)
 	errLog := &errorLog{log: log, window: 10 * time.Second}
 	defer errLog.flushAll()
@@ -261,6 +278,7 @@ func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io
 	if metricsLn != nil {
 		metricsSrv = httpapi.NewServer(cfg.metricsAddr, svc.Metrics())
 		metricsSrv.ErrorLog = srv.ErrorLog
+		metricsSrv.ConnState = metricsLn.(*connlimit.Listener).ConnState
 		go func() { served <- metricsSrv.Serve(metricsLn) }()
 		defer metricsSrv.Close()
 	}
@@ -308,21 +326,26 @@ func serve(ctx context.Context, opts service.Options, cfg serveConfig, stderr io
 }
 
 // A guard is what serve answers before the service: it closes connections
-// while draining, answers the requests of a spare connection
-// (connlimit.IsSpare) and those beyond its limit of requests at once (each
-// HTTP/2 stream is one; an HTTP/1 connection carries one at a time) with
-// 503 overloaded, the probes excepted.
+// while draining, and answers with 503 overloaded, the probes excepted,
+// the requests of a spare connection (connlimit.IsSpare) and those beyond
+// its limit of requests at once. Each HTTP/2 stream is a request (an
+// HTTP/1 connection carries one at a time), and the streams of an HTTP/2
+// connection beyond its first are served only while that leaves a request
+// for every other open connection: so a few connections with many streams
+// each cannot take the allowance from everyone else; it takes as many
+// connections as the limit.
 type guard struct {
 	h               http.Handler
 	healthz, readyz string // the probes' paths
 	limit           int64
+	open            func() int // the connections open now
 	inFlight        atomic.Int64
 	draining        atomic.Bool
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	n := g.inFlight.Add(1)
-	defer g.inFlight.Add(-1)
+	over, streams := g.admit(r)
+	defer g.leave(streams)
 	hd := w.Header()
 	if g.draining.Load() {
 		// HTTP/1.1 closes after this response; HTTP/2 sends GOAWAY.
@@ -330,7 +353,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	intake.CloseFaulty(w, r) // before a refusal here too
 	spare := connlimit.IsSpare(intake.Conn(r))
-	if (spare || n > g.limit) && r.URL.Path != g.healthz && r.URL.Path != g.readyz {
+	if (spare || over) && r.URL.Path != g.healthz && r.URL.Path != g.readyz {
 		if spare {
 			hd.Set("Connection", "close") // on HTTP/2, GOAWAY: the spare goes
 		}
@@ -343,6 +366,28 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		hd.Set("Connection", "close")
 	}
 	g.h.ServeHTTP(w, r) // the service drains what its early answers leave unread
+}
+
+// admit counts r in flight, and an HTTP/2 stream on its connection's
+// counter (returned, or nil), and says whether r is over the limit (see
+// guard); call leave with the counter once r is answered.
+func (g *guard) admit(r *http.Request) (over bool, streams *atomic.Int64) {
+	n := g.inFlight.Add(1)
+	if r.ProtoMajor == 2 {
+		streams = connlimit.Streams(intake.Conn(r))
+	}
+	if streams == nil {
+		return n > g.limit, nil
+	}
+	k := streams.Add(1)
+	return n > g.limit || k > 1 && n > g.limit-int64(g.open()-1), streams
+}
+
+func (g *guard) leave(streams *atomic.Int64) {
+	if streams != nil {
+		streams.Add(-1)
+	}
+	g.inFlight.Add(-1)
 }
 
 // mount serves svc under base, as a user's mux with http.StripPrefix

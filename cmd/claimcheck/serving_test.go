@@ -358,3 +358,45 @@ func testServeStreamShutdown(t *testing.T, bin string) {
 		p.stop(t, syscall.SIGTERM)
 	}
 }
+
+// testServeMetricsConnLimit: with a file-descriptor limit of 128, 300
+// keep-alive connections to -metrics-addr hold at most its cap (the
+// longest idle is closed for a new one), so /healthz on the main port and
+// /metrics on a new connection are still answered. Before, the metrics
+// listener was uncapped: its connections used up the descriptors and the
+// main port could not accept.
+func testServeMetricsConnLimit(t *testing.T, bin string) {
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("needs prlimit (util-linux)")
+	}
+	p := startServeCommand(t, exec.Command("prlimit", "--nofile=128:128", bin, "serve", "-addr", "127.0.0.1:0", "-metrics-addr", "127.0.0.1:0"))
+	maddr := strings.TrimSuffix(strings.TrimPrefix(p.metrics, "http://"), "/metrics")
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range 300 {
+		c, err := net.DialTimeout("tcp", maddr, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		io.WriteString(c, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n") // then idle, kept alive
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	for _, url := range []string{p.base + "/healthz", p.base + "/readyz", p.metrics} {
+		res, err := client.Get(url)
+		if err != nil {
+			t.Fatalf("%s beside 300 connections to -metrics-addr, 128 descriptors: %v", url, err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("%s: %d", url, res.StatusCode)
+		}
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	p.stop(t, syscall.SIGTERM)
+}

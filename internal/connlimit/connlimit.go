@@ -171,6 +171,19 @@ func IsSpare(c net.Conn) bool {
 	return ok && cc.spare
 }
 
+// Streams returns the counter of the requests in flight on c, a
+// connection a Listener accepted (below any TLS layer), or nil for any
+// other connection. The Listener keeps it for the server, which adds and
+// removes its requests: claimcheck serve gives the streams of an HTTP/2
+// connection beyond its first only what leaves a request in flight for
+// every other open connection.
+func Streams(c net.Conn) *atomic.Int64 {
+	if cc, ok := c.(*conn); ok {
+		return &cc.streams
+	}
+	return nil
+}
+
 // ConnState records c's state; set it as http.Server.ConnState.
 func (l *Listener) ConnState(nc net.Conn, s http.ConnState) {
 	tc, isTLS := nc.(*tls.Conn)
@@ -285,6 +298,7 @@ type conn struct {
 	// or 0 when none is being read; upBytes is how many it has read.
 	upStart, upBytes atomic.Int64
 	h2, alpn         atomic.Bool // speaks HTTP/2; its TLS protocol was looked at
+	streams          atomic.Int64 // requests in flight (Streams)
 	// first is the connection's first bytes, up to len(h2Preface), while
 	// they may still begin the HTTP/2 preface (read by Read only).
 	first []byte
