@@ -297,7 +297,7 @@ type conn struct {
 	// upStart is the clock() of when its request began reading its body,
 	// or 0 when none is being read; upBytes is how many it has read.
 	upStart, upBytes atomic.Int64
-	h2, alpn         atomic.Bool // speaks HTTP/2; its TLS protocol was looked at
+	h2, alpn         atomic.Bool  // speaks HTTP/2; its TLS protocol was looked at
 	streams          atomic.Int64 // requests in flight (Streams)
 	// first is the connection's first bytes, up to len(h2Preface), while
 	// they may still begin the HTTP/2 preface (read by Read only).
