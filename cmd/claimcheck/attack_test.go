@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"crypto/tls"
 	"fmt"
 	"io"
@@ -623,6 +625,67 @@ func testServeHTTP2Share(t *testing.T, bin string) {
 		t.Errorf("execute beside 2 HTTP/2 connections of 40 uploads each, 48 allowed in flight: %d %s, want 200", res.StatusCode, b)
 	}
 	for _, c := range busy {
+		c.Close()
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	p.stop(t, syscall.SIGTERM)
+}
+
+// testServeGzipLines (long run): 48 batch streams with the Kubernetes
+// manifest's flags, each sending a gzip body whose one line, unfinished,
+// decompresses to 16 MiB (about 16 KB sent each), keep serve's peak RSS
+// within the memory bound it prints for those flags: the decompressed
+// bytes of a line still being read are taken from the budget as they
+// come out, and the streams that do not fit are refused 503. Before, those
+// bytes were not charged until the line ended, and the peak passed the
+// bound twice over.
+func testServeGzipLines(t *testing.T, bin string) {
+	if !testutil.Long() {
+		t.Skip("the long run decompresses 768 MiB")
+	}
+	args := manifestArgs(t)
+	p := startServe(t, bin, args...)
+	addr := strings.TrimPrefix(p.base, "http://")
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write([]byte(`{"source":[`))
+	zw.Write(bytes.Repeat([]byte(" "), 16<<20-64))
+	zw.Flush() // unfinished: no "]", no newline, no gzip trailer
+	head := "POST /v1/tools/multiset-equality-check/versions/1.0.0/batch HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+		"Content-Type: application/jsonl\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n" +
+		fmt.Sprintf("%x\r\n", zb.Len()) + zb.String() + "\r\n"
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	refused := 0
+	for i := range 48 {
+		c, err := net.DialTimeout("tcp", addr, 10*time.Second)
+		if err != nil {
+			t.Fatalf("stream %d: %v", i, err)
+		}
+		conns = append(conns, c)
+		io.WriteString(c, head)
+	}
+	time.Sleep(3 * time.Second) // for the server to read and decompress what was sent
+	peak, _ := peakRSS(p.cmd.Process.Pid)
+	for _, c := range conns {
+		c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+		if res, err := http.ReadResponse(bufio.NewReader(c), nil); err == nil && res.StatusCode == 503 {
+			refused++
+		}
+	}
+	t.Logf("48 unfinished gzip lines of 16 MiB (%d bytes sent each): peak RSS %d MiB, bound %d MiB; %d refused 503",
+		zb.Len(), peak>>20, p.bound>>20, refused)
+	if peak > p.bound {
+		t.Errorf("peak RSS %d MiB over the bound %d MiB that serve printed for the manifest's flags %v", peak>>20, p.bound>>20, args)
+	}
+	if refused == 0 {
+		t.Error("no stream was refused: 48 lines of 16 MiB cannot all fit the manifest's budget")
+	}
+	for _, c := range conns {
 		c.Close()
 	}
 	p.cmd.Process.Signal(syscall.SIGTERM)
