@@ -60,6 +60,7 @@ func TestBinary(t *testing.T) {
 	t.Run("serve shutdown loses nothing", func(t *testing.T) { t.Parallel(); testServeShutdown(t, bin) })
 	t.Run("serve shutdown ends batch streams", func(t *testing.T) { t.Parallel(); testServeStreamShutdown(t, bin) })
 	t.Run("serve connection limit", func(t *testing.T) { longOnly(t); t.Parallel(); testServeConnLimit(t, bin) })
+	t.Run("serve behind haproxy and nginx", func(t *testing.T) { longOnly(t); t.Parallel(); testServeBehindProxies(t, bin) })
 	t.Run("serve unfinished gzip lines", func(t *testing.T) { longOnly(t); testServeGzipLines(t, bin) })
 	t.Run("serve HTTP/2 streams share the allowance", func(t *testing.T) { t.Parallel(); testServeHTTP2Share(t, bin) })
 	t.Run("serve -metrics-addr connection limit", func(t *testing.T) { longOnly(t); t.Parallel(); testServeMetricsConnLimit(t, bin) })
