@@ -96,25 +96,6 @@ func testProgressTerminal(t *testing.T, bin string) {
 	}
 }
 
-// testNoProgressOffTerminal: with stderr a regular file, batch writes
-// nothing there (no -summary): what the command sees of a real file.
-func testNoProgressOffTerminal(t *testing.T, bin string) {
-	errFile, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer errFile.Close()
-	cmd := exec.Command(bin, "batch", schema.MultisetEquality)
-	cmd.Stdin = strings.NewReader(strings.Repeat(`{"source":[1],"claim":[1]}`+"\n", 1000))
-	cmd.Stderr = errFile
-	if err := cmd.Run(); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(errFile.Name()); len(b) != 0 {
-		t.Errorf("stderr, a regular file, got %q", b)
-	}
-}
-
 // TestProgressOnlyOnATerminal: batch starts a progress line for a terminal
 // (a pseudo-terminal's tty) and for nothing else: not a pipe, a regular
 // file, /dev/null (a character device, but no terminal), or a writer that
