@@ -104,12 +104,9 @@
 //
 // Memory between checks: a finished check's working table is kept for the
 // next one, so a steady stream of checks allocates next to nothing. What
-// is kept is bounded: per check that ran at once, a table of at most 8 MiB
-// (room for about 196,000 distinct values), the copy it grows through (at
-// most half of it) and 8 MiB of scratch, which the garbage collector frees
-// when two collections pass without a check using them; and one larger
-// table, of at most 64 MiB (about 1.5 million distinct values) with its
-// copy, which the next collection frees. Larger tables are not kept.
+// is kept is bounded by a constant per check that runs at once, whatever
+// the sizes checked, and the garbage collector frees it once checks stop
+// using it; the tables of the largest checks are not kept.
 //
 // The precedence of errors and the paths they carry are stated above, at
 // [CheckEquality] and [CheckDifference]; see also the contract,
