@@ -90,6 +90,17 @@ func testMCPBinary(t *testing.T, bin string) {
 	for _, mt := range list.Tools {
 		byName[mt.Name] = mt
 	}
+	// The listing's schemas are the package's (the descriptor's, portable
+	// and annotated: package mcpserver's tests hold them to that).
+	var own struct {
+		Result struct {
+			Tools []struct{ InputSchema, OutputSchema json.RawMessage }
+		}
+	}
+	ownList := mcpserver.New(mcpserver.Options{}).Answer(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err := json.Unmarshal(ownList, &own); err != nil || len(own.Result.Tools) != len(schema.Tools()) {
+		t.Fatalf("the package's own tools/list: %v", err)
+	}
 	for i, tool := range schema.Tools() {
 		mt := byName[tool.ID]
 		if mt == nil {
@@ -98,7 +109,7 @@ func testMCPBinary(t *testing.T, bin string) {
 		in, _ := json.Marshal(mt.InputSchema)
 		out, _ := json.Marshal(mt.OutputSchema)
 		if mt.Name != tool.ID || mt.Description != mcpserver.Description(tool, mcpserver.DefaultMaxDocumentBytes) ||
-			!conformance.JSONEqual(in, tool.InputSchema) || !conformance.JSONEqual(out, tool.OutputSchema) {
+			!conformance.JSONEqual(in, own.Result.Tools[i].InputSchema) || !conformance.JSONEqual(out, own.Result.Tools[i].OutputSchema) {
 			t.Errorf("tool %d: %s %q, schemas %s %s", i, mt.Name, mt.Description, in, out)
 		}
 	}
@@ -406,13 +417,14 @@ func testGoSDK(t *testing.T, bin string) {
 	}
 }
 
-// TestMCPBinaryDocumentCap: -max-document-bytes caps a call's arguments.
+// TestMCPBinaryDocumentCap: -max-document-bytes caps a call's arguments,
+// and the answer names it.
 func testMCPBinaryDocumentCap(t *testing.T, bin string) {
 	cs := mcpSession(t, bin, "-max-document-bytes", "30")
 	eq := schema.Tools()[0]
 	text, _, isError := mcpCall(t, cs, eq.ID, []byte(`{"source":[1,2,3],"claim":[3,2,1]}`))
-	if !isError || !strings.Contains(text, `"limit":"max_document_bytes"`) {
-		t.Fatalf("isError %v, text %s", isError, text)
+	if !isError || !strings.Contains(text, `"limit":"max_document_bytes"`) || !strings.Contains(text, "(set by -max-document-bytes)") {
+		t.Fatalf("isError %v, text %s; want limit_exceeded naming -max-document-bytes", isError, text)
 	}
 }
 
