@@ -19,7 +19,7 @@ import (
 // document, whose message names the flag that sets the cap there.
 func TestMCPCapAnswerAgrees(t *testing.T) {
 	const limit = 100 << 10
-	args := `{"source":[` + strings.Repeat("1,", limit*3/4) + `1],"claim":[]}` // 1.5 × the cap
+	args := `{"source":[` + strings.Repeat("1,", limit) + `1],"claim":[]}` // twice the cap: over it and its envelope
 	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + schema.MultisetEquality + `","arguments":` + args + `}}`
 	want := func(flag string) string {
 		return `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"{\"error\":{\"code\":\"limit_exceeded\",\"path\":\"\",\"limit\":\"max_document_bytes\",` +
