@@ -23,7 +23,8 @@ func NewHTTPHandler(opts Options) http.Handler { return New(opts).HTTPHandler() 
 //
 // A body is admitted as the HTTP API admits an execute request's (package
 // intake, with this server's options): at most MaxDocumentBytes +
-// EnvelopeBytes, read under MaxBufferedBytes with BodyTimeout and
+// EnvelopeBytes held (a larger one is followed; see below), read under
+// MaxBufferedBytes with BodyTimeout and
 // BodyIdleTimeout, and its message answered in a check slot of
 // MaxConcurrent (the handler's own; under package service, /mcp and the
 // HTTP API share one budget and one set of slots). Every answer is a
