@@ -179,7 +179,7 @@ func (h *httpHandler) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		e := f.Err
 		if f.Status == http.StatusRequestEntityTooLarge {
-			e = h.s.messageTooLarge(h.s.opts.maxFollowed())
+			e = h.s.messageTooLarge(h.s.opts.maxFollowed(), followedRule)
 		}
 		refuse(w, r, modern, e)
 		return

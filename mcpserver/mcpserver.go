@@ -859,10 +859,23 @@ func (s *Server) tooLarge() *claimcheck.Error {
 }
 
 // messageTooLarge is the error document of a message over n bytes, a cap
-// that follows from MaxDocumentBytes.
-func (s *Server) messageTooLarge(n int64) *claimcheck.Error {
-	return httpjson.TooLarge("the message", n, s.opts.MaxDocumentBytesFlag)
+// that follows from MaxDocumentBytes by the rule how (frameRule,
+// followedRule), where F stands for MaxDocumentBytesFlag.
+func (s *Server) messageTooLarge(n int64, how string) *claimcheck.Error {
+	f := s.opts.MaxDocumentBytesFlag
+	if f != "" {
+		f = strings.ReplaceAll(how, "F", f)
+	}
+	return httpjson.TooLarge("the message", n, f)
 }
+
+// The rules by which the caps of a message follow from MaxDocumentBytes,
+// for messageTooLarge: the frame cap (maxFrame) and HTTP's hard cap
+// (maxFollowed).
+var (
+	frameRule    = "F + " + strconv.Itoa(EnvelopeBytes)
+	followedRule = "2 × (" + frameRule + ")"
+)
 
 // run executes t on args and returns its output document, or its error
 // document as e. A panic (a bug) is logged and answered as an
@@ -977,7 +990,7 @@ func (s *Server) answerScanned(x *exchange, sr scanResult, why string, over bool
 		if r.id == nil && !sr.dup {
 			r.id = sr.id // read before whatever made the message too long
 		}
-		e := s.messageTooLarge(s.opts.maxFrame())
+		e := s.messageTooLarge(s.opts.maxFrame(), frameRule)
 		return r.fail(nil, CodeInvalidRequest, e.Message, e.AppendJSON(nil))
 	}
 	return r.fail(nil, CodeParseError, why, nil)
