@@ -93,14 +93,15 @@ func title(id string) string {
 const MaxDescription = 600
 
 // Description returns the MCP description of t, at most [MaxDescription]
-// bytes: the descriptor's description; that the arguments are the input
+// bytes for every tool this module serves, whatever maxDoc: the
+// descriptor's description; that the arguments are the input
 // document and structuredContent the output document; how a refused
 // document comes back (a tool error with an error document: fix the value
 // at its path); the tool's limits, with maxDoc, the server's cap on the
 // arguments' bytes; and where the full semantics and examples are: the
-// CLI's "claimcheck help ID" and the descriptor (GET
-// /v1/tools/ID/versions/VERSION of "claimcheck serve"), which hold the
-// same rules. The examples are also in the listing's _meta.
+// CLI's "claimcheck help ID" and the descriptors (GET /v1/tools of
+// "claimcheck serve"), which hold the same rules. The examples are in the
+// listing's _meta.
 func Description(t *schema.Tool, maxDoc int64) string {
 	var b strings.Builder
 	b.WriteString(t.Description)
