@@ -40,8 +40,10 @@
 //     -32602, as MCP asks, with the unknown_tool error document that the
 //     CLI and the HTTP API answer as the error's data; the same on both
 //     transports.
-//   - A tool's older versions are called as "ID@VERSION", as on the CLI;
-//     tools/list lists the newest version of each id (the name "ID").
+//   - tools/list lists the newest version of each tool by its id alone
+//     (letters, digits and '-', which every host accepts as a tool name),
+//     and nothing else is advertised: no version is named to a model. A
+//     call of "ID@VERSION", the CLI's name, is still answered.
 //   - A batch (2025 revisions only) holds at most [MaxBatch] messages, and
 //     a message at most MaxDocumentBytes + [EnvelopeBytes] bytes.
 //   - At ModernVersion, server/discover lists every version served, the
@@ -52,9 +54,12 @@
 //     checked in a check slot (at most MaxConcurrent at once); a small
 //     protocol message (ping, initialize, tools/list) never waits for one.
 //
-// tools/list gives each tool the descriptor's schemas exactly and a
-// description ([Description]) with the descriptor's semantics, limits and
-// examples, the examples also as data in _meta.
+// tools/list gives each tool the descriptor's schemas in a portable form
+// (no "type" arrays; every property typed and described: the values
+// admitted are the descriptor's) and a description ([Description]) of at
+// most [MaxDescription] bytes that says where the full semantics are
+// ("claimcheck help ID", the descriptor at /v1/tools); the examples are
+// data in _meta.
 //
 // This package imports only the standard library and this module's
 // packages.

@@ -56,13 +56,13 @@ func ExampleNewHTTPHandler() {
 }
 
 // Description is what tools/list gives a model to read before its first
-// call: the descriptor's rules, limits and examples.
+// call: what the tool decides, its limits, and where its full rules are.
 func ExampleDescription() {
 	eq, _ := schema.Lookup(schema.MultisetEquality, "")
 	d := mcpserver.Description(eq, mcpserver.DefaultMaxDocumentBytes)
-	fmt.Println(strings.Contains(d, "max_items 10000"), strings.Contains(d, `multiset-equality-check@VERSION`))
+	fmt.Println(len(d) <= mcpserver.MaxDescription, strings.Contains(d, "max_items 10000"), strings.Contains(d, "claimcheck help multiset-equality-check"))
 	// Output:
-	// true true
+	// true true true
 }
 
 var _ http.Handler = mcpserver.New(mcpserver.Options{}).HTTPHandler()

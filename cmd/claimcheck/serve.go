@@ -176,7 +176,8 @@ func serveFlags(args []string, stderr io.Writer) (opts service.Options, cfg serv
 			BodyTimeout: bt, BodyIdleTimeout: it, WriteTimeout: wt, MaxBatchLines: *maxBatch},
 		// /mcp: the same flags; its body cap is -max-body-bytes plus the
 		// JSON-RPC envelope (mcpserver.EnvelopeBytes).
-		MCP: mcpserver.Options{Version: moduleVersion(), MaxDocumentBytes: *maxBody, MaxConcurrent: *maxConc, MaxBufferedBytes: *maxBuf,
+		MCP: mcpserver.Options{Version: moduleVersion(), MaxDocumentBytes: *maxBody, MaxDocumentBytesFlag: "-max-body-bytes",
+			MaxConcurrent: *maxConc, MaxBufferedBytes: *maxBuf,
 			BodyTimeout: bt, BodyIdleTimeout: it, WriteTimeout: wt},
 	}
 	if *accessLog {

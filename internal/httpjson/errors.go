@@ -95,9 +95,15 @@ const DefaultMaxDocumentBytes = 64 << 20
 const documentLimit = "max_document_bytes"
 
 // TooLarge is the error of a document (or line, or message: what) over the
-// byte cap max: limit_exceeded at path "", limit max_document_bytes.
-func TooLarge(what string, max int64) *claimcheck.Error {
-	return errs.Limit("", documentLimit, what+" is larger than "+strconv.FormatInt(max, 10)+" bytes")
+// byte cap max: limit_exceeded at path "", limit max_document_bytes. Its
+// message ends with setting, the flag that sets the cap (such as
+// "-max-body-bytes"), when that is not "".
+func TooLarge(what string, max int64, setting string) *claimcheck.Error {
+	msg := what + " is larger than " + strconv.FormatInt(max, 10) + " bytes"
+	if setting != "" {
+		msg += " (set by " + setting + ")"
+	}
+	return errs.Limit("", documentLimit, msg)
 }
 
 // NoRoute is the not_found error of a request for path.

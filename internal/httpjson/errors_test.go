@@ -26,7 +26,7 @@ func TestStatusOfEveryCode(t *testing.T) {
 	}
 	// The byte cap of a body is the request's (413); a tool's limit is the
 	// document's (422).
-	if s, t2 := Status(TooLarge("the document", 1)), Status(&claimcheck.Error{Code: claimcheck.LimitExceeded, Limit: "max_items"}); s != 413 || t2 != 422 {
+	if s, t2 := Status(TooLarge("the document", 1, "")), Status(&claimcheck.Error{Code: claimcheck.LimitExceeded, Limit: "max_items"}); s != 413 || t2 != 422 {
 		t.Errorf("limit_exceeded: %d for max_document_bytes, %d for max_items; want 413 and 422", s, t2)
 	}
 }

@@ -226,7 +226,7 @@ func (f *Failure) Gone() bool { return f.Status == 0 }
 
 // TooLarge returns the error document of a body over MaxBodyBytes.
 func (g *Gate) TooLarge() *claimcheck.Error {
-	return httpjson.TooLarge("the document", g.cfg.MaxBodyBytes)
+	return httpjson.TooLarge("the document", g.cfg.MaxBodyBytes, "")
 }
 
 func noop() {}
@@ -301,26 +301,67 @@ func contentEncoding(r *http.Request) (gz bool, f *Failure) {
 // request whose server has [ConnContext]; a writer that cannot set them
 // is read without them.
 func (g *Gate) ReadBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), f *Failure) {
+	body, _, release, f = g.readBody(w, r, nil)
+	return body, release, f
+}
+
+// A Follower is what [Gate.ReadBodyFollow] hands the bytes of a body over
+// MaxBodyBytes to: Hard caps the bytes of such a body (after
+// decompression), and Feed is called with each run of its bytes in order,
+// from the first, each run valid only during the call.
+type Follower struct {
+	Hard int64
+	Feed func(p []byte)
+}
+
+// ReadBodyFollow is ReadBody for a route that answers a body over
+// MaxBodyBytes itself (package mcpserver: a tools/call whose arguments are
+// over its cap gets a tool error, not a 413): a body over MaxBodyBytes and
+// at most fw.Hard bytes is read to its end, as ReadBody reads a body (the
+// same budget and deadlines), but its bytes are handed to fw.Feed as they
+// arrive instead of held: over reports such a body, and body is then
+// empty. What it holds is what a body of MaxBodyBytes holds, its buffer
+// being reused for the rest: memory stays bounded by MaxBodyBytes, and
+// what is read by fw.Hard. A body over fw.Hard (declared, or once read)
+// is answered 413, as ReadBody answers one over MaxBodyBytes.
+func (g *Gate) ReadBodyFollow(w http.ResponseWriter, r *http.Request, fw Follower) (body []byte, over bool, release func(), f *Failure) {
+	return g.readBody(w, r, &fw)
+}
+
+func (g *Gate) readBody(w http.ResponseWriter, r *http.Request, fw *Follower) (body []byte, over bool, release func(), f *Failure) {
 	rc := http.NewResponseController(w)
 	gz, f := contentEncoding(r)
-	if f == nil && r.ContentLength > g.cfg.MaxBodyBytes {
+	if f == nil && r.ContentLength > g.hardCap(fw) {
 		f = fail(g.TooLarge())
 	}
 	b := g.shared(r).budget
 	var held int64
 	started := false // whether the body's reading began (and 100 Continue went out)
 	if f == nil {
-		body, held, started, f = g.read(w, r, rc, gz)
+		body, held, started, over, f = g.read(w, r, rc, gz, fw)
 	}
 	if f != nil {
 		b.give(held)
 		refuse(w, r, rc, g.cfg.WriteTimeout, f, started)
-		return body, noop, f
+		return body, false, noop, f
+	}
+	if over {
+		b.give(held)
+		return nil, true, noop, nil
 	}
 	if held == 0 {
-		return body, noop, nil
+		return body, false, noop, nil
 	}
-	return body, func() { b.give(held) }, nil
+	return body, false, func() { b.give(held) }, nil
+}
+
+// hardCap is the most bytes of a body read: MaxBodyBytes, or with fw the
+// larger of it and fw.Hard.
+func (g *Gate) hardCap(fw *Follower) int64 {
+	if fw == nil {
+		return g.cfg.MaxBodyBytes
+	}
+	return max(g.cfg.MaxBodyBytes, fw.Hard)
 }
 
 // Unread readies w for an answer to r that leaves r's body unread: a
@@ -475,7 +516,7 @@ func (c *uploadCounter) Read(p []byte) (int, error) {
 // the reading starts, and Uploading(-1) when it ends.
 type uploader interface{ Uploading(n int64) }
 
-func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, gz bool) (body []byte, held int64, started bool, f *Failure) {
+func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, gz bool, fw *Follower) (body []byte, held int64, started, over bool, f *Failure) {
 	b := g.shared(r).budget
 	start := time.Now()
 	hard := start.Add(g.cfg.BodyTimeout)
@@ -504,22 +545,22 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 			defer up.Uploading(-1)
 		}
 	}
-	maxBody := g.cfg.MaxBodyBytes
+	maxBody, most := g.cfg.MaxBodyBytes, g.hardCap(fw)
 	known := r.ContentLength >= 0 && !gz
 	// The buffer's last capacity: the declared length, or the cap, and
 	// the byte that shows the end without growing the buffer. A declared
-	// length is at most maxBody (see ReadBody), and net/http ends the
-	// body there: only a body of unknown length needs the cap.
+	// length is at most the hard cap (see readBody), and net/http ends the body
+	// there: only a body of unknown length needs the cap.
 	limit := maxBody + 1
 	var src io.Reader = r.Body
-	if known {
+	if !known {
+		src = http.MaxBytesReader(w, r.Body, most)
+	} else if r.ContentLength <= maxBody {
 		limit = r.ContentLength + 1
-	} else {
-		src = http.MaxBytesReader(w, r.Body, maxBody)
 	}
 	small := known && limit <= smallBody
 	if known && limit > ReadAhead && !b.fits(limit-ReadAhead, small) {
-		return nil, 0, false, overloaded(w, "too many bodies are being read; try again")
+		return nil, 0, false, false, overloaded(w, "too many bodies are being read; try again")
 	}
 	started = true // each path below reads
 	buf := make([]byte, 0, min(limit, ReadAhead))
@@ -537,20 +578,28 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 		setIdle()
 		zr, err := gzip.NewReader(src)
 		if err != nil {
-			return nil, held, started, g.readFailure(r, err)
+			return nil, held, started, false, g.readFailure(r, err)
 		}
 		src = zr
 	}
 	for {
 		if len(buf) == cap(buf) {
 			if int64(cap(buf)) == limit {
-				// Not reached with a known length: the body ends, or is
-				// cut at the cap, first. Decompressed bytes are cut here.
-				return buf, held, started, fail(g.TooLarge())
+				// Reached with a known length only when it is over
+				// maxBody (followed): such a body ends, or is cut at the
+				// cap, first. Decompressed bytes are cut here.
+				if fw == nil {
+					return buf, held, started, false, fail(g.TooLarge())
+				}
+				f = g.follow(r, src, buf, most, fw.Feed, setIdle, up)
+				if f == nil && deadlines {
+					answerBy(nc, rc, time.Now().Add(g.cfg.WriteTimeout))
+				}
+				return nil, held, started, f == nil, f
 			}
 			next := min(2*int64(cap(buf)), limit)
 			if !b.take(next-ReadAhead-held, small || !known && next <= smallBody) {
-				return buf, held, started, overloaded(w, "too many bodies are being read; try again")
+				return buf, held, started, false, overloaded(w, "too many bodies are being read; try again")
 			}
 			held = next - ReadAhead
 			buf = slices.Grow(buf, int(next)-len(buf))[:len(buf):next]
@@ -568,9 +617,41 @@ func (g *Gate) read(w http.ResponseWriter, r *http.Request, rc *http.ResponseCon
 			if deadlines {
 				answerBy(nc, rc, time.Now().Add(g.cfg.WriteTimeout))
 			}
-			return buf, held, started, nil
+			return buf, held, started, false, nil
 		}
-		return buf, held, started, g.readFailure(r, err)
+		return buf, held, started, false, g.readFailure(r, err)
+	}
+}
+
+// follow reads the rest of a body over MaxBodyBytes from src, of which buf
+// (full) holds the first bytes, reusing buf: it hands every byte to feed,
+// and fails at once (413) when the body is over hard bytes. setIdle moves
+// the idle deadline before each read, and up (when not nil) is told of the
+// bytes read so far.
+func (g *Gate) follow(r *http.Request, src io.Reader, buf []byte, hard int64, feed func([]byte), setIdle func(), up uploader) *Failure {
+	total := int64(len(buf))
+	feed(buf)
+	buf = buf[:cap(buf)]
+	for {
+		setIdle()
+		n, err := src.Read(buf)
+		total += int64(n)
+		if total > hard {
+			return fail(g.TooLarge())
+		}
+		if n > 0 {
+			feed(buf[:n])
+			if up != nil {
+				up.Uploading(total)
+			}
+		}
+		switch {
+		case err == nil:
+		case err == io.EOF:
+			return nil
+		default:
+			return g.readFailure(r, err)
+		}
 	}
 }
 

@@ -69,7 +69,7 @@ func Answer(dst []byte, t *schema.Tool, input []byte, exec Execute) (out []byte,
 }
 
 // TooLarge is the error document of a line (or document) over the byte cap.
-func TooLarge(what string, max int64) *claimcheck.Error { return httpjson.TooLarge(what, max) }
+func TooLarge(what string, max int64) *claimcheck.Error { return httpjson.TooLarge(what, max, "") }
 
 // BlankLine is the error document of a line that is empty or only JSON
 // whitespace. Its code and path are what the tool answers for those bytes
