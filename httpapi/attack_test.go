@@ -202,3 +202,77 @@ func TestNoDrainAfterEarlyAnswer(t *testing.T) {
 		t.Fatalf("after the 408 the connection stayed open while the client dripped (read %d, %v)", n, err)
 	}
 }
+
+// TestWhatAnAttackerNeeds measures, scaled down 64 times in the cap and
+// 32 times in the budget, the first three rows of docs/serving.md's table
+// "What an attacker needs to refuse service": uploads that stall hold at
+// most twice what they sent; with the budget's large part held, a body
+// over 64 KiB is refused 503 while bodies of at most 64 KiB are still
+// admitted from the reserve; with the reserve held too, bodies of up to
+// 4 KiB are still admitted, since they take nothing from the budget.
+func TestWhatAnAttackerNeeds(t *testing.T) {
+	const budget, maxBody = 16 << 20, 1 << 20 // reserve: budget/16 = 1 MiB
+	h := New(Options{MaxBodyBytes: maxBody, MaxBufferedBytes: budget, BodyIdleTimeout: time.Minute,
+		BodyTimeout: time.Minute, Logger: discardLogger()})
+	gate := h.(*handler).gate
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	url := srv.URL + schema.Tools()[0].ExecuteURL
+	head := func(declared, sent int) string {
+		return fmt.Sprintf("POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
+			schema.Tools()[0].ExecuteURL, declared, "["+strings.Repeat(" ", sent-1))
+	}
+	post := func(n int) int {
+		t.Helper()
+		doc := `{"source":[1],"claim":[1]}`
+		body := doc + strings.Repeat(" ", max(0, n-len(doc)))
+		res, err := (&http.Client{Timeout: 20 * time.Second}).Post(url, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	settle := func(want int64) int64 {
+		for end := time.Now().Add(2 * time.Second); gate.Free() > want && time.Now().Before(end); {
+			time.Sleep(time.Millisecond)
+		}
+		return gate.Free()
+	}
+	// The large part: uploads declaring the cap, each stalled after half
+	// of it and a byte.
+	var sent int64
+	n := 0
+	for ; gate.Free() > 1<<20+maxBody; n++ {
+		startUpload(t, addr, head(maxBody, maxBody/2+1), "")
+		sent += maxBody/2 + 1
+		settle(budget - int64(n+1)*(maxBody-4<<10))
+	}
+	held := budget - gate.Free()
+	t.Logf("%d uploads, %d bytes sent, hold %d of %d bytes (%.2f × sent); %d free", n, sent, held, int64(budget), float64(held)/float64(sent), gate.Free())
+	if held > 2*sent {
+		t.Errorf("uploads hold %d bytes for %d sent: more than twice", held, sent)
+	}
+	if st := post(100 << 10); st != http.StatusServiceUnavailable {
+		t.Errorf("a 100 KiB body beside the held budget: %d, want 503", st)
+	}
+	if st := post(32 << 10); st != 200 {
+		t.Errorf("a 32 KiB body beside the held budget: %d, want 200 (the reserve)", st)
+	}
+	// The reserve: uploads of 60 KiB, each stalled after half and a byte.
+	for i := 0; gate.Free() >= 60<<10 && i < 64; i++ {
+		before := gate.Free()
+		startUpload(t, addr, head(60<<10, 30<<10+1), "")
+		sent += 30<<10 + 1
+		settle(before - 1)
+	}
+	t.Logf("and the reserve: %d bytes sent in all, %d free", sent, gate.Free())
+	if st := post(60 << 10); st != http.StatusServiceUnavailable {
+		t.Errorf("a 60 KiB body beside the held reserve: %d, want 503", st)
+	}
+	if st := post(2 << 10); st != 200 {
+		t.Errorf("a 2 KiB body beside the held budget and reserve: %d, want 200 (it takes nothing)", st)
+	}
+}
