@@ -162,7 +162,9 @@ func post(t *testing.T, listen, body string) (answered int, trailer string, took
 	req, _ := http.NewRequest("POST", "http://"+listen+"/v1/tools/multiset-equality-check/versions/1.0.0/batch", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/jsonl")
 	req.ContentLength = -1 // chunked, as a streaming client sends it
-	client := &http.Client{Timeout: 90 * time.Second}
+	// A connection each: one a proxy ended after a short answer is not
+	// tried again (a client library would resend; this one counts).
+	client := &http.Client{Timeout: 90 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	res, err := client.Do(req)
 	if err != nil {
 		return 0, "", time.Since(start), err
