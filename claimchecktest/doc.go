@@ -72,8 +72,8 @@
 //   - [Rational] and [RationalCanonical]: the true value, the claim and their
 //     difference; for a division by zero or an error in the expression, the
 //     expression with a caret under the position; for a malformed claim, a
-//     hint at the fault and the value written the right way where that can
-//     be worked out (white space, a sign, U+2212, digits other than ASCII's,
+//     hint at the fault and the value written the right way, in canonical
+//     form (a value the same check accepts), where that can be worked out (white space, a sign, U+2212, digits other than ASCII's,
 //     another fraction bar, white space around '/', a mixed number, a
 //     decimal point, a second '/', a negative or zero denominator, a
 //     leading zero).
