@@ -47,7 +47,9 @@
 //     with [AnyOrder], m(l) is the occurrences they share as bags, as for
 //     Equality, so the score is blind to each list's order and never below
 //     the score in order.
-//   - [Rational] and [RationalCanonical]: 1 when the claim holds, else 0.
+//   - [Rational] and [RationalCanonical]: 1 when the claim holds, else 0;
+//     with [PartialCanonical](credit), a claim of RationalCanonical that
+//     is the right value in a form that is not canonical scores credit.
 //
 // When there is nothing to match (every list empty) the score is 1; a
 // refused input scores 0. With counts below 2^53, (n-1)/n rounds to less

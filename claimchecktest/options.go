@@ -30,6 +30,7 @@ type config struct {
 	anyOrder bool
 	lim      multiset.Limits
 	ratLim   rational.Limits
+	partial  float64           // with PartialCanonical: the score of a claim right but not canonical
 	sub      *canon.Submission // with In: the student's document
 	names    []string          // with In: the claim's members of sub
 }
@@ -148,6 +149,22 @@ func Limits(l multiset.Limits) Option {
 // than the tool accepts.
 func RationalLimits(l rational.Limits) Option {
 	return Option{func(c *config) { c.ratLim = l }}
+}
+
+// PartialCanonical gives a claim of [RationalCanonical] that is the right
+// value in a form the grammar accepts but that is not canonical ("26/12"
+// or "-0" for 13/6 or 0) the score credit instead of 0: the one rule of
+// partial credit for the form. The claim still does not hold (Valid is
+// false, and the report says what to write). A claim the grammar refuses
+// ("25 / 12") is refused, and scores 0, with or without it. credit must be
+// in [0, 1]; PartialCanonical panics otherwise, a bug in the grading code.
+//
+//	r := claimchecktest.CheckRationalCanonical(expr, answer, claimchecktest.PartialCanonical(0.5))
+func PartialCanonical(credit float64) Option {
+	if !(credit >= 0 && credit <= 1) {
+		panic(fmt.Sprintf("claimchecktest.PartialCanonical: credit %v is not in [0, 1]", credit))
+	}
+	return Option{func(c *config) { c.partial = credit }}
 }
 
 // paths returns where the claim's lists are, one per list the helper

@@ -55,7 +55,11 @@ func checkRational(c *config, helper string, in rational.Input) Report {
 	if res.Valid {
 		return Report{Valid: true, Score: 1}
 	}
-	return Report{Text: c.label(c.head(helper) + rationalReport(in, res, c.hide))}
+	r := Report{Text: c.label(c.head(helper) + rationalReport(in, res, c.hide))}
+	if res.Reason == rational.NotCanonical {
+		r.Score = c.partial
+	}
+	return r
 }
 
 // rationalRefused reports an input the check refuses; an error in the
