@@ -346,3 +346,16 @@ func ExampleReport() {
 	// false 0
 	// invalid_input at /claim/1: element is an object, not a scalar
 }
+
+// Half credit for the right value in the wrong form.
+func ExamplePartialCanonical() {
+	half := claimchecktest.PartialCanonical(0.5)
+	for _, answer := range []string{"13/6", "26/12", "25/12"} {
+		r := claimchecktest.CheckRationalCanonical("1 + 1/2 + 2/3", answer, half)
+		fmt.Println(answer, r.Valid, r.Score)
+	}
+	// Output:
+	// 13/6 true 1
+	// 26/12 false 0.5
+	// 25/12 false 0
+}
