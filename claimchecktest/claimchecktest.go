@@ -252,16 +252,24 @@ func (c *config) refused(helper string, err error, from, to []string, refPaths .
 			break
 		}
 	}
+	for _, p := range refPaths {
+		if _, ok := under(e.Path, p); ok {
+			return c.referenceFault(helper, e.Error(), err)
+		}
+	}
 	text := c.head(helper) + "cannot check the claim: " + e.Error()
 	if c.hide {
 		text = studentRefusal(e)
-		for _, p := range refPaths {
-			if _, ok := under(e.Path, p); ok {
-				text = "cannot check the claim: the reference is refused (at " + e.Path + ")"
-			}
-		}
 	}
 	return Report{Text: c.label(text), Err: err}
+}
+
+// referenceFault is the Report of a check the reference makes impossible:
+// the staff's report, with or without HideReference, which says that the
+// fault is the grading code's and what it is (what).
+func (c *config) referenceFault(helper, what string, err error) Report {
+	text := "claimchecktest." + helper + ": the reference is refused (a fault in the grading code, not in the answer): " + what
+	return Report{Text: c.label(text), Err: err, RefusedReference: true}
 }
 
 // studentRefusal is a refused claim in the student's words: where, and

@@ -212,7 +212,7 @@ func TestReports(t *testing.T) {
 			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []int{1, 2, 3, 4}, []int{4, 1}, claimchecktest.HideReference())
 			}},
-		{"equality-hidden-refused-reference", "HideReference leaves out the message of an error in the reference, which quotes its value",
+		{"equality-hidden-refused-reference", "a refused reference is the staff's fault, reported to them in full under HideReference too",
 			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []any{"secret\xff"}, []int64{1}, claimchecktest.HideReference())
 			}},
@@ -466,11 +466,6 @@ func TestHideReference(t *testing.T) {
 				return claimchecktest.Equality(t, []int64{1<<53 + 1}, []int64{1}, hide)
 			},
 			[]string{"9007199254740993"}, []string{"1 occurrence is missing"}},
-		{"equality: a refused reference, whose message quotes it",
-			func(t claimchecktest.TB) bool {
-				return claimchecktest.Equality(t, []any{"secret\xff"}, []int64{1}, hide)
-			},
-			[]string{"secret"}, []string{"the reference is refused (at /source/0)"}},
 		{"difference: wrong elements in both lists",
 			func(t claimchecktest.TB) bool {
 				return claimchecktest.Difference(t, []string{"L-1", "L-2", "both"}, []string{"both", "R-1"}, []string{"L-1", "mine"}, []string{"other"}, hide)
@@ -624,6 +619,54 @@ func TestLimitsOptions(t *testing.T) {
 		}
 		if !ok && !strings.Contains(report, "limit_exceeded") {
 			t.Errorf("not a limit: %s", report)
+		}
+	})
+}
+
+// TestReferenceRefused: a reference the check cannot use (refused, over a
+// limit, an expression that is malformed or divides by zero) is reported
+// as the grading code's fault, the staff's report with what is wrong in
+// it, under HideReference too, and RefusedReference says so; a refused
+// claim is the student's, RefusedReference false.
+func TestReferenceRefused(t *testing.T) {
+	type row struct {
+		reason string
+		check  func(...claimchecktest.Option) claimchecktest.Report
+		ref    bool
+		shows  string
+	}
+	testutil.Run(t, []row{
+		{"a source element that is invalid UTF-8", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckEquality([]any{"secret\xff"}, []int64{1}, o...)
+		}, true, "at /source/0: string is not valid UTF-8"},
+		{"a source over the limit", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckEquality([]int{1, 2, 3}, []int{1}, append(o, claimchecktest.Limits(multiset.Limits{MaxItems: 2}))...)
+		}, true, "limit_exceeded at /source"},
+		{"a right list element that is no scalar", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckDifference([]any{1}, []any{[]int{}}, []int{1}, []int{}, o...)
+		}, true, "at /right/0"},
+		{"an expression that is malformed", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckRational("1 +", "1", o...)
+		}, true, "at /expression"},
+		{"an expression that divides by zero", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckRationalCanonical("1/(2-2)", "1", o...)
+		}, true, "the expression divides by zero"},
+		{"a claim element that is invalid UTF-8: the student's", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckEquality([]string{"a"}, []string{"\xff"}, o...)
+		}, false, "/claim/0"},
+		{"a malformed claimed value: the student's", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckRational("1", "1 ", o...)
+		}, false, "white space after the value"},
+	}, func(t *testing.T, r row) {
+		for _, opts := range [][]claimchecktest.Option{nil, {claimchecktest.HideReference()}} {
+			rep := r.check(opts...)
+			if rep.Valid || rep.Score != 0 || rep.RefusedReference != r.ref || !strings.Contains(rep.Text, r.shows) {
+				t.Errorf("with %d options: Valid %v, Score %v, RefusedReference %v, want false, 0, %v, text saying %q:\n%s",
+					len(opts), rep.Valid, rep.Score, rep.RefusedReference, r.ref, r.shows, rep.Text)
+			}
+			if r.ref && !strings.Contains(rep.Text, "claimchecktest.") || r.ref && !strings.Contains(rep.Text, "a fault in the grading code, not in the answer") {
+				t.Errorf("a refused reference is not the staff's report:\n%s", rep.Text)
+			}
 		}
 	})
 }

@@ -88,9 +88,10 @@ func FailNow() Option {
 //     error in the expression and a claim in the wrong form are reported as
 //     without the option: they show nothing the claim does not).
 //
-// An input the check refuses is reported with its code and path; its
-// message too when the path is in the claim, not when it is in the
-// reference (the message may quote a value).
+// A claim the check refuses is reported with its path and message. A
+// reference it refuses (or an expression that divides by zero) is no
+// fault of the student's: it is reported as the staff's, in full, with
+// or without HideReference (see [Report].RefusedReference).
 func HideReference() Option {
 	return Option{func(c *config) { c.hide = true }}
 }

@@ -55,6 +55,9 @@ func checkRational(c *config, helper string, in rational.Input) Report {
 	if res.Valid {
 		return Report{Valid: true, Score: 1}
 	}
+	if res.Reason == rational.DivisionByZero { // the expression's, not the claim's
+		return c.referenceFault(helper, rationalReport(in, res, false), nil)
+	}
 	r := Report{Text: c.label(c.head(helper) + rationalReport(in, res, c.hide))}
 	if res.Reason == rational.NotCanonical {
 		r.Score = c.partial
@@ -78,7 +81,7 @@ func (c *config) rationalRefused(helper string, in rational.Input, at string, er
 		}
 		err, e = &moved, &moved
 	}
-	r := c.refused(helper, err, nil, nil)
+	r := c.refused(helper, err, nil, nil, "/expression")
 	if e != nil && e.Path == "/expression" && e.Position >= 0 {
 		r.Text += "\n" + caret(in.Expression, e.Position, 1)
 	}
