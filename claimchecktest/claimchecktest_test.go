@@ -216,6 +216,30 @@ func TestReports(t *testing.T) {
 			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []any{"secret\xff"}, []int64{1}, claimchecktest.HideReference())
 			}},
+		{"equality-named", "Named: the staff report names the claim's elements factors[i]",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Equality(t, []int{2, 2, 3}, []int{2, 3, 7}, claimchecktest.Named("factors"))
+			}},
+		{"equality-named-hidden", "Named: the student's report names the claim's elements factors[i]",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Equality(t, []int{2, 2, 3}, []int{2, 3, 7}, claimchecktest.Named("factors"), claimchecktest.HideReference())
+			}},
+		{"difference-named", "Named: the staff report names the lists leftOnly and rightOnly",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Difference(t, []int{1, 2, 2, 3}, []int{2, 4}, []int{1, 3, 2}, []int{5}, claimchecktest.Named("leftOnly", "rightOnly"))
+			}},
+		{"difference-named-hidden", "Named: the student's report names the lists leftOnly and rightOnly, no list of the tool's",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Difference(t, []int{1, 2, 2, 3}, []int{2, 4}, []int{1, 3, 2}, []int{5}, claimchecktest.Named("leftOnly", "rightOnly"), claimchecktest.HideReference())
+			}},
+		{"rational-named-hidden", "Named: a malformed rational claim named by the student's name, in words without a regular expression",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.RationalCanonical(t, "1 + 1/2 + 1/3 + 1/4", "2 1/12", claimchecktest.Named("q3"), claimchecktest.HideReference())
+			}},
+		{"equality-named-refused-hidden", "Named: a refused element of the claim at its named path",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Equality(t, []string{"a"}, []string{"a", "\xff"}, claimchecktest.Named("words"), claimchecktest.HideReference())
+			}},
 		{"equality-long-values-alike", "two values alike but for their last character keep it",
 			func(t claimchecktest.TB) bool {
 				y := strings.Repeat("y", 60)
@@ -470,12 +494,25 @@ func TestHideReference(t *testing.T) {
 			func(t claimchecktest.TB) bool {
 				return claimchecktest.Difference(t, []string{"L-1", "L-2", "both"}, []string{"both", "R-1"}, []string{"L-1", "mine"}, []string{"other"}, hide)
 			},
-			[]string{"L-2", "R-1", "both", "claim   "}, []string{`"mine"`, `"other"`, "index 1", "index 0"}},
+			[]string{"L-2", "R-1", "both", "claim   "}, []string{`"mine"`, `"other"`, "answer1[1]", "answer2[0]"}},
 		{"difference: a claimed list too short",
 			func(t claimchecktest.TB) bool {
 				return claimchecktest.Difference(t, []string{"L-1", "L-2"}, []string(nil), []string{"L-1"}, nil, hide)
 			},
-			[]string{"L-2"}, []string{"index 1, where the claim has no element"}},
+			[]string{"L-2"}, []string{"answer1[1], where the claim has no element"}},
+		{"rational: a malformed claim, in words, without the grammar's regular expression",
+			func(t claimchecktest.TB) bool { return claimchecktest.RationalCanonical(t, "25/12", "25 / 12", hide) },
+			nil, []string{`claimed value "25 / 12" is not an integer or fraction such as 3, -3 or 3/4`, "cannot check the claim at answer:"}},
+		{"equality: Named names the claim's elements",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Equality(t, []int{1, 2}, []int{1, 3}, claimchecktest.Named("factors"), hide)
+			},
+			[]string{"2 "}, []string{"factors[1]"}},
+		{"difference: Named names the lists and their elements",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Difference(t, []int{1, 2}, []int{2}, []int{3}, nil, claimchecktest.Named("leftOnly", "rightOnly"), hide)
+			},
+			nil, []string{"leftOnly:   first wrong at leftOnly[0], where the claim has 3", "rightOnly:  right"}},
 		{"rational: a wrong value",
 			func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "13/6", hide) },
 			[]string{"25/12", "-1/12", "1/12", "value:", "difference"}, []string{"13/6 is not the value of the expression"}},
@@ -490,6 +527,11 @@ func TestHideReference(t *testing.T) {
 		}
 		if strings.Contains(report, "claimchecktest") || strings.Contains(report, "invalid_input") {
 			t.Errorf("the student's report names Go or the wire:\n%s", report)
+		}
+		for _, wire := range []string{"/claim", "/claimed_value", "left_only", "right_only", "(0|"} {
+			if strings.Contains(report, wire) {
+				t.Errorf("the student's report shows the tool's %q, a path or a grammar the student never wrote:\n%s", wire, report)
+			}
 		}
 		for _, s := range r.secrets {
 			if strings.Contains(report, s) {
@@ -653,7 +695,7 @@ func TestReferenceRefused(t *testing.T) {
 		}, true, "the expression divides by zero"},
 		{"a claim element that is invalid UTF-8: the student's", func(o ...claimchecktest.Option) claimchecktest.Report {
 			return claimchecktest.CheckEquality([]string{"a"}, []string{"\xff"}, o...)
-		}, false, "/claim/0"},
+		}, false, "string is not valid UTF-8"},
 		{"a malformed claimed value: the student's", func(o ...claimchecktest.Option) claimchecktest.Report {
 			return claimchecktest.CheckRational("1", "1 ", o...)
 		}, false, "white space after the value"},

@@ -87,10 +87,14 @@
 // say what is wrong in terms of the claim only, in the student's words;
 // see there.
 //
-// Paths are JSON Pointers: into the tool's input document (/source/0,
-// /claim/3, /claim/left_only/1, /claimed_value), or, with [In], into the
+// Paths name where a value is: with [In], by JSON Pointers into the
 // student's own document (/q1/3), the paths [canon.ParseSubmission] names
-// its errors by.
+// its errors by; with [Named], by the answer's name (factors[3],
+// leftOnly[0]); otherwise, in a staff report, by JSON Pointers into the
+// tool's input document (/source/0, /claim/3, /claim/left_only/1,
+// /claimed_value), and in a student's report ([HideReference]) by the
+// default names answer[3], answer1[0] and answer2[0]: a student's report
+// never shows a tool's path, list name or grammar.
 //
 // The reports come from the engine (the verdict's own discrepancy list, the
 // expected residuals, its bag equality), not from a second implementation

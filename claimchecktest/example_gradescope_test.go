@@ -116,7 +116,7 @@ func Example_gradescope() {
 	//       "score": 0,
 	//       "max_score": 1,
 	//       "status": "failed",
-	//       "output": "cannot check the claim at /q3: claimed value \"25 / 12\" is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?: there is white space around the fraction bar '/'; remove it (write \"25/12\")"
+	//       "output": "cannot check the claim at /q3: claimed value \"25 / 12\" is not an integer or fraction such as 3, -3 or 3/4: there is white space around the fraction bar '/'; remove it (write \"25/12\")"
 	//     }
 	//   ]
 	// }

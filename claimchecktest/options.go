@@ -33,6 +33,7 @@ type config struct {
 	partial  float64           // with PartialCanonical: the score of a claim right but not canonical
 	sub      *canon.Submission // with In: the student's document
 	names    []string          // with In: the claim's members of sub
+	goNames  []string          // with Named: the names of the claim's Go values
 }
 
 func newConfig(opts []Option) config {
@@ -168,21 +169,60 @@ func PartialCanonical(credit float64) Option {
 	return Option{func(c *config) { c.partial = credit }}
 }
 
+// Named names the claim's Go values for the report: the answer is
+// names[0] ([Equality], [Rational] and [RationalCanonical]), or names[0]
+// and names[1] ([Difference]'s left_only and right_only), and the report
+// names its elements name[3] (leftOnly[0]; a rational claim by its name
+// alone) rather than by the tool's paths (/claim/3, /claim/left_only/0,
+// /claimed_value), in the staff report and the student's alike; a refused
+// claim's [Report].Err has that path too. Under [HideReference] without
+// Named or [In], the answer is named "answer" (Difference's lists
+// "answer1" and "answer2"), so that a student's report never shows a
+// tool's path. [In] names a submission's answers by their JSON Pointers
+// and wins over Named. A helper given Named with the wrong number of
+// names panics, as for In.
+//
+//	claimchecktest.Difference(t, left, right, leftOnly, rightOnly,
+//		claimchecktest.Named("leftOnly", "rightOnly"), claimchecktest.HideReference())
+func Named(names ...string) Option {
+	names = append([]string(nil), names...)
+	return Option{func(c *config) { c.goNames = names }}
+}
+
 // paths returns where the claim's lists are, one per list the helper
 // checks (helper names it for the panic): the JSON Pointers of In's
-// answers, or the paths of the tool's input document, def.
-func (c *config) paths(helper string, def ...string) []string {
-	if c.sub == nil {
-		return def
+// answers; Named's names (or, under HideReference, the default names),
+// with bracket set, an element being name[i]; or the paths of the tool's
+// input document, def.
+func (c *config) paths(helper string, def ...string) (bases []string, bracket bool) {
+	names := c.goNames
+	if c.sub != nil {
+		names = c.names
 	}
-	if len(c.names) != len(def) {
-		panic(fmt.Sprintf("claimchecktest.%s: In gives %d answer names, want %d", helper, len(c.names), len(def)))
+	if c.sub == nil && names == nil && c.hide {
+		names = []string{"answer"}
+		if len(def) == 2 {
+			names = []string{"answer1", "answer2"}
+		}
+	}
+	if names == nil {
+		return def, false
+	}
+	if len(names) != len(def) {
+		what := "Named"
+		if c.sub != nil {
+			what = "In"
+		}
+		panic(fmt.Sprintf("claimchecktest.%s: %s gives %d answer names, want %d", helper, what, len(names), len(def)))
+	}
+	if c.sub == nil {
+		return names, true
 	}
 	out := make([]string, len(def))
-	for i, n := range c.names {
+	for i, n := range names {
 		out[i] = pointer(n)
 	}
-	return out
+	return out, false
 }
 
 func pointer(name string) string { return string(jsonwire.AppendPointerToken(nil, name)) }

@@ -144,6 +144,13 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // claimForm is the grammar a claimed value must match, as the message states it.
 const claimForm = "-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?"
 
+// StudentForm is ClaimMessage's message m in words fit for a student, who
+// reads no regular expression: "of the form -?(0|...)" becomes "such as
+// 3, -3 or 3/4".
+func StudentForm(m string) string {
+	return strings.ReplaceAll(m, " of the form "+claimForm, " such as 3, -3 or 3/4")
+}
+
 // maxQuoted is how many bytes of a malformed claim its message quotes.
 const maxQuoted = 64
 
