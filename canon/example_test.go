@@ -388,7 +388,7 @@ func ExampleParseSubmission() {
 	// invalid_input at /q2/1: string has the escape \ud800 at its start: a lone surrogate, which is no character
 	// invalid_input at /q4: missing member "q4"
 	// 25/12 <nil>
-	// invalid_input at the document root: invalid JSON at byte offset 12: trailing data after the document
+	// invalid_input at the document root: invalid JSON at line 1, column 13 (byte offset 12): trailing data after the document
 }
 
 // A Submission gives its answers by name, each as its kind allows.

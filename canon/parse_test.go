@@ -34,7 +34,7 @@ func TestParseArray(t *testing.T) {
 		{`[1,{},[]]`, "", "/1", "object", "the first bad element in index order"},
 		{`{"a":[1]}`, "", "", "the document is an object, not an array", "the root must be an array"},
 		{`"x"`, "", "", "the document is a string, not an array", "a scalar root"},
-		{`[1,2`, "", "", "invalid JSON at byte offset", "a grammar error is at path \"\" with its byte offset"},
+		{`[1,2`, "", "", "invalid JSON at line 1, column 5 (byte offset 4)", "a grammar error is at path \"\" with its byte offset"},
 		{`[01]`, "", "", "invalid JSON", "a leading zero is a grammar error, as in the tools"},
 		{`[NaN]`, "", "", "invalid JSON", "NaN is not JSON"},
 		{`[1] [2]`, "", "", "invalid JSON", "trailing data"},

@@ -41,7 +41,7 @@ type member struct {
 // path "", is for a document that cannot be read as answers at all:
 //
 //   - a document that is not JSON (a grammar error, trailing data, a byte
-//     order mark...), the message giving the byte offset;
+//     order mark...), the message giving the line, the column and the byte offset;
 //   - a document that is not an object;
 //   - a member name that is not valid Unicode (the name of no question).
 //
@@ -68,7 +68,7 @@ func ParseSubmission(data []byte, opts ...Option) (*Submission, error) {
 	// every value costs at least one byte, so len(src)+1 records them all.
 	doc, err := jsontape.Parse(src, jsontape.Options{MaxDepth: 2, MaxChildren: len(src) + 1, ArrayElems: true})
 	if err != nil {
-		return nil, errs.Invalid("", err.Error())
+		return nil, unreadable(src, err)
 	}
 	root := &doc.Nodes[0]
 	if root.Kind != jsontape.Object {

@@ -220,3 +220,28 @@ func FuzzParseSubmission(f *testing.F) {
 		}
 	})
 }
+
+// TestUnreadableLineColumn: a document the grammar refuses is named by
+// line and column as well as byte offset, for ParseSubmission and
+// ParseArray alike; columns count characters, lines line feeds.
+func TestUnreadableLineColumn(t *testing.T) {
+	type row struct {
+		doc, want, reason string
+	}
+	testutil.Run(t, []row{
+		{`{"q1": [1, 2,]}`, "invalid JSON at line 1, column 14 (byte offset 13): ", "one line: the column is the offset plus one"},
+		{"{\n  \"q1\": [1,\n    2,,\n  ]\n}", "invalid JSON at line 3, column 7 (byte offset 20): ", "the line after two line feeds, the column within it"},
+		{"{\"q1\": 1,\n \"é\": 2 3}", "invalid JSON at line 2, column 9 (byte offset 19): ", "a two-byte character on the fault's line is one column"},
+		{"{\"q1\": \"é\" \"x\"}", "invalid JSON at line 1, column 12 (byte offset 12): ", "a two-byte character, then the fault, on one line"},
+		{"", "invalid JSON at line 1, column 1 (byte offset 0): ", "an empty document"},
+	}, func(t *testing.T, r row) {
+		_, err := canon.ParseSubmission([]byte(r.doc))
+		var e *claimcheck.Error
+		if !errors.As(err, &e) || e.Path != "" || !strings.HasPrefix(e.Message, r.want) {
+			t.Errorf("ParseSubmission: %v, want a message starting %q", err, r.want)
+		}
+		if _, err := canon.ParseArray([]byte("[1,\n ]")); err == nil || !strings.Contains(err.Error(), "line 2, column 2 (byte offset 5)") {
+			t.Errorf("ParseArray: %v, want line 2, column 2", err)
+		}
+	})
+}

@@ -222,7 +222,7 @@ func TestJSONNumbersAsWritten(t *testing.T) {
 			return claimchecktest.Equality(t, []int{1}, []json.Number{"1", "2.50"}, hide)
 		},
 	} {
-		if _, report := run(check); !strings.Contains(report, "2.50       1  should not occur  /claim/1") {
+		if _, report := run(check); !strings.Contains(report, "2.50       1  should not occur  answer[1]") {
 			t.Errorf("2.50 is not shown as written:\n%s", report)
 		}
 	}

@@ -40,18 +40,19 @@ func CheckEquality[S, C any](source []S, claim []C, opts ...Option) Report {
 }
 
 func checkEquality[S, C any](c *config, source []S, claim []C) Report {
-	base := c.paths("Equality", "/claim")[0]
+	bases, bracket := c.paths("Equality", "/claim")
+	base := bases[0]
 	if err := c.answerErr(readArray); err != nil {
-		return c.refused("Equality", err, nil, nil)
+		return c.refused("Equality", err, nil, nil, false)
 	}
 	res, err := multiset.CheckEquality(multiset.EqualityInput[S, C]{Source: source, Claim: claim}, c.lim)
 	if err != nil {
-		return c.refused("Equality", err, []string{"/claim"}, []string{base}, "/source")
+		return c.refused("Equality", err, []string{"/claim"}, bases, bracket, "/source")
 	}
 	if res.Valid {
 		return Report{Valid: true, Score: 1}
 	}
-	cl := claimList(c, 0, base, claim)
+	cl := claimList(c, 0, base, bracket, claim)
 	missing := 0
 	for d := range res.Discrepancies() {
 		missing += max(d.Expected-d.Actual, 0)
@@ -60,7 +61,7 @@ func checkEquality[S, C any](c *config, source []S, claim []C) Report {
 	if c.hide {
 		r.Text = hiddenBagReport(res, cl, "the claim is not the expected bag: ", "")
 	} else {
-		r.Text = c.head("Equality") + equalityReport(res, base)
+		r.Text = c.head("Equality") + equalityReport(res, cl)
 	}
 	r.Text = c.label(r.Text)
 	return r
@@ -90,13 +91,13 @@ func CheckDifference[L, R, C any](left []L, right []R, leftOnly, rightOnly []C, 
 }
 
 func checkDifference[L, R, C any](c *config, left []L, right []R, leftOnly, rightOnly []C) Report {
-	bases := c.paths("Difference", "/claim/left_only", "/claim/right_only")
+	bases, bracket := c.paths("Difference", "/claim/left_only", "/claim/right_only")
 	if err := c.answerErr(readArray); err != nil {
-		return c.refused("Difference", err, nil, nil)
+		return c.refused("Difference", err, nil, nil, false)
 	}
 	res, err := difference(left, right, leftOnly, rightOnly, c.lim)
 	if err != nil {
-		return c.refused("Difference", err, []string{"/claim/left_only", "/claim/right_only"}, bases, "/left", "/right")
+		return c.refused("Difference", err, []string{"/claim/left_only", "/claim/right_only"}, bases, bracket, "/left", "/right")
 	}
 	if res.Valid {
 		return Report{Valid: true, Score: 1}
@@ -104,11 +105,14 @@ func checkDifference[L, R, C any](c *config, left []L, right []R, leftOnly, righ
 	lo, ro := res.Residuals()
 	d := diff{
 		lists: [2]string{"left_only", "right_only"},
-		claim: [2]list{claimList(c, 0, bases[0], leftOnly), claimList(c, 1, bases[1], rightOnly)},
+		claim: [2]list{claimList(c, 0, bases[0], bracket, leftOnly), claimList(c, 1, bases[1], bracket, rightOnly)},
 		want:  [2][]canon.Scalar{lo, ro},
 	}
-	if c.sub != nil {
+	switch {
+	case c.sub != nil:
 		d.lists, d.inDoc = [2]string{c.names[0], c.names[1]}, true
+	case bracket:
+		d.lists, d.inDoc = [2]string{bases[0], bases[1]}, true
 	}
 	if c.anyOrder {
 		return d.anyOrder(c)
@@ -157,12 +161,18 @@ func boxed[T any](xs []T) []any {
 // that is known.
 type list struct {
 	vals  []canon.Scalar
-	base  string   // its JSON Pointer: /claim, /claim/left_only, /q1
+	base  string   // its JSON Pointer, /claim, /claim/left_only, /q1; or its name
+	named bool     // base is a name (Named): element i is base[i]
 	texts []string // per element, the literal of a number as written, or ""
 }
 
-// path is the JSON Pointer of element i.
-func (l *list) path(i int) string { return l.base + "/" + strconv.Itoa(i) }
+// path is where element i is: its JSON Pointer, or name[i].
+func (l *list) path(i int) string {
+	if l.named {
+		return l.base + "[" + strconv.Itoa(i) + "]"
+	}
+	return l.base + "/" + strconv.Itoa(i)
+}
 
 // written is how the student wrote element i: its literal when known, else
 // its canonical form.
@@ -177,8 +187,8 @@ func (l *list) written(i int) string {
 // The numbers' literals come from In's answer (each element that is the
 // answer's own) or from json.Number and canon.ExactNumber elements, which
 // are JSON text.
-func claimList[C any](c *config, k int, base string, xs []C) list {
-	l := list{vals: scalars(xs), base: base}
+func claimList[C any](c *config, k int, base string, named bool, xs []C) list {
+	l := list{vals: scalars(xs), base: base, named: named}
 	var answer []canon.Scalar
 	if c.sub != nil {
 		answer, _ = c.sub.Array(c.names[k])
@@ -240,28 +250,39 @@ func scalars[C any](xs []C) []canon.Scalar {
 // that it names the student's document under In. Under HideReference an
 // error whose path is in the reference (under one of refPaths) is reported
 // without its message, which may quote a reference value.
-func (c *config) refused(helper string, err error, from, to []string, refPaths ...string) Report {
+func (c *config) refused(helper string, err error, from, to []string, named bool, refPaths ...string) Report {
 	var e *claimcheck.Error
 	if !errors.As(err, &e) {
 		return Report{Text: c.label(c.head(helper) + "cannot check the claim: " + err.Error()), Err: err}
 	}
 	for k := range from {
 		if rest, ok := under(e.Path, from[k]); ok && from[k] != to[k] {
+			if named && rest != "" { // "/3": an element, name[3]
+				rest = "[" + rest[1:] + "]"
+			}
 			err = errs.At(e, to[k]+rest)
 			errors.As(err, &e)
 			break
 		}
 	}
+	for _, p := range refPaths {
+		if _, ok := under(e.Path, p); ok {
+			return c.referenceFault(helper, e.Error(), err)
+		}
+	}
 	text := c.head(helper) + "cannot check the claim: " + e.Error()
 	if c.hide {
 		text = studentRefusal(e)
-		for _, p := range refPaths {
-			if _, ok := under(e.Path, p); ok {
-				text = "cannot check the claim: the reference is refused (at " + e.Path + ")"
-			}
-		}
 	}
 	return Report{Text: c.label(text), Err: err}
+}
+
+// referenceFault is the Report of a check the reference makes impossible:
+// the staff's report, with or without HideReference, which says that the
+// fault is the grading code's and what it is (what).
+func (c *config) referenceFault(helper, what string, err error) Report {
+	text := "claimchecktest." + helper + ": the reference is refused (a fault in the grading code, not in the answer): " + what
+	return Report{Text: c.label(text), Err: err, RefusedReference: true}
 }
 
 // studentRefusal is a refused claim in the student's words: where, and
@@ -295,8 +316,8 @@ func under(path, p string) (string, bool) {
 }
 
 // equalityReport lists every value whose counts differ as an aligned
-// table; a value first in the claim is named by its path under base.
-func equalityReport(res multiset.EqualityResult, base string) string {
+// table; a value first in the claim is named by its path in claim.
+func equalityReport(res multiset.EqualityResult, claim list) string {
 	var ds []multiset.EqualityDiscrepancy
 	n := 0
 	for d := range res.Discrepancies() {
@@ -313,8 +334,10 @@ func equalityReport(res multiset.EqualityResult, base string) string {
 	rows := [][]string{{"value", "source", "claim", "first at"}}
 	for _, d := range ds {
 		path := d.Path
-		if rest, ok := under(path, "/claim"); ok {
-			path = base + rest
+		if rest, ok := strings.CutPrefix(path, "/claim/"); ok {
+			if i, err := strconv.Atoi(rest); err == nil {
+				path = claim.path(i)
+			}
 		}
 		rows = append(rows, []string{show[d.Value], strconv.Itoa(d.Expected), strconv.Itoa(d.Actual), path})
 	}

@@ -212,9 +212,33 @@ func TestReports(t *testing.T) {
 			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []int{1, 2, 3, 4}, []int{4, 1}, claimchecktest.HideReference())
 			}},
-		{"equality-hidden-refused-reference", "HideReference leaves out the message of an error in the reference, which quotes its value",
+		{"equality-hidden-refused-reference", "a refused reference is the staff's fault, reported to them in full under HideReference too",
 			func(t claimchecktest.TB) bool {
 				return claimchecktest.Equality(t, []any{"secret\xff"}, []int64{1}, claimchecktest.HideReference())
+			}},
+		{"equality-named", "Named: the staff report names the claim's elements factors[i]",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Equality(t, []int{2, 2, 3}, []int{2, 3, 7}, claimchecktest.Named("factors"))
+			}},
+		{"equality-named-hidden", "Named: the student's report names the claim's elements factors[i]",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Equality(t, []int{2, 2, 3}, []int{2, 3, 7}, claimchecktest.Named("factors"), claimchecktest.HideReference())
+			}},
+		{"difference-named", "Named: the staff report names the lists leftOnly and rightOnly",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Difference(t, []int{1, 2, 2, 3}, []int{2, 4}, []int{1, 3, 2}, []int{5}, claimchecktest.Named("leftOnly", "rightOnly"))
+			}},
+		{"difference-named-hidden", "Named: the student's report names the lists leftOnly and rightOnly, no list of the tool's",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Difference(t, []int{1, 2, 2, 3}, []int{2, 4}, []int{1, 3, 2}, []int{5}, claimchecktest.Named("leftOnly", "rightOnly"), claimchecktest.HideReference())
+			}},
+		{"rational-named-hidden", "Named: a malformed rational claim named by the student's name, in words without a regular expression",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.RationalCanonical(t, "1 + 1/2 + 1/3 + 1/4", "2 1/12", claimchecktest.Named("q3"), claimchecktest.HideReference())
+			}},
+		{"equality-named-refused-hidden", "Named: a refused element of the claim at its named path",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Equality(t, []string{"a"}, []string{"a", "\xff"}, claimchecktest.Named("words"), claimchecktest.HideReference())
 			}},
 		{"equality-long-values-alike", "two values alike but for their last character keep it",
 			func(t claimchecktest.TB) bool {
@@ -466,21 +490,29 @@ func TestHideReference(t *testing.T) {
 				return claimchecktest.Equality(t, []int64{1<<53 + 1}, []int64{1}, hide)
 			},
 			[]string{"9007199254740993"}, []string{"1 occurrence is missing"}},
-		{"equality: a refused reference, whose message quotes it",
-			func(t claimchecktest.TB) bool {
-				return claimchecktest.Equality(t, []any{"secret\xff"}, []int64{1}, hide)
-			},
-			[]string{"secret"}, []string{"the reference is refused (at /source/0)"}},
 		{"difference: wrong elements in both lists",
 			func(t claimchecktest.TB) bool {
 				return claimchecktest.Difference(t, []string{"L-1", "L-2", "both"}, []string{"both", "R-1"}, []string{"L-1", "mine"}, []string{"other"}, hide)
 			},
-			[]string{"L-2", "R-1", "both", "claim   "}, []string{`"mine"`, `"other"`, "index 1", "index 0"}},
+			[]string{"L-2", "R-1", "both", "claim   "}, []string{`"mine"`, `"other"`, "answer1[1]", "answer2[0]"}},
 		{"difference: a claimed list too short",
 			func(t claimchecktest.TB) bool {
 				return claimchecktest.Difference(t, []string{"L-1", "L-2"}, []string(nil), []string{"L-1"}, nil, hide)
 			},
-			[]string{"L-2"}, []string{"index 1, where the claim has no element"}},
+			[]string{"L-2"}, []string{"answer1[1], where the claim has no element"}},
+		{"rational: a malformed claim, in words, without the grammar's regular expression",
+			func(t claimchecktest.TB) bool { return claimchecktest.RationalCanonical(t, "25/12", "25 / 12", hide) },
+			nil, []string{`claimed value "25 / 12" is not an integer or fraction such as 3, -3 or 3/4`, "cannot check the claim at answer:"}},
+		{"equality: Named names the claim's elements",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Equality(t, []int{1, 2}, []int{1, 3}, claimchecktest.Named("factors"), hide)
+			},
+			[]string{"2 "}, []string{"factors[1]"}},
+		{"difference: Named names the lists and their elements",
+			func(t claimchecktest.TB) bool {
+				return claimchecktest.Difference(t, []int{1, 2}, []int{2}, []int{3}, nil, claimchecktest.Named("leftOnly", "rightOnly"), hide)
+			},
+			nil, []string{"leftOnly:   first wrong at leftOnly[0], where the claim has 3", "rightOnly:  right"}},
 		{"rational: a wrong value",
 			func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1 + 1/2 + 1/3 + 1/4", "13/6", hide) },
 			[]string{"25/12", "-1/12", "1/12", "value:", "difference"}, []string{"13/6 is not the value of the expression"}},
@@ -495,6 +527,11 @@ func TestHideReference(t *testing.T) {
 		}
 		if strings.Contains(report, "claimchecktest") || strings.Contains(report, "invalid_input") {
 			t.Errorf("the student's report names Go or the wire:\n%s", report)
+		}
+		for _, wire := range []string{"/claim", "/claimed_value", "left_only", "right_only", "(0|"} {
+			if strings.Contains(report, wire) {
+				t.Errorf("the student's report shows the tool's %q, a path or a grammar the student never wrote:\n%s", wire, report)
+			}
 		}
 		for _, s := range r.secrets {
 			if strings.Contains(report, s) {
@@ -624,6 +661,54 @@ func TestLimitsOptions(t *testing.T) {
 		}
 		if !ok && !strings.Contains(report, "limit_exceeded") {
 			t.Errorf("not a limit: %s", report)
+		}
+	})
+}
+
+// TestReferenceRefused: a reference the check cannot use (refused, over a
+// limit, an expression that is malformed or divides by zero) is reported
+// as the grading code's fault, the staff's report with what is wrong in
+// it, under HideReference too, and RefusedReference says so; a refused
+// claim is the student's, RefusedReference false.
+func TestReferenceRefused(t *testing.T) {
+	type row struct {
+		reason string
+		check  func(...claimchecktest.Option) claimchecktest.Report
+		ref    bool
+		shows  string
+	}
+	testutil.Run(t, []row{
+		{"a source element that is invalid UTF-8", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckEquality([]any{"secret\xff"}, []int64{1}, o...)
+		}, true, "at /source/0: string is not valid UTF-8"},
+		{"a source over the limit", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckEquality([]int{1, 2, 3}, []int{1}, append(o, claimchecktest.Limits(multiset.Limits{MaxItems: 2}))...)
+		}, true, "limit_exceeded at /source"},
+		{"a right list element that is no scalar", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckDifference([]any{1}, []any{[]int{}}, []int{1}, []int{}, o...)
+		}, true, "at /right/0"},
+		{"an expression that is malformed", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckRational("1 +", "1", o...)
+		}, true, "at /expression"},
+		{"an expression that divides by zero", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckRationalCanonical("1/(2-2)", "1", o...)
+		}, true, "the expression divides by zero"},
+		{"a claim element that is invalid UTF-8: the student's", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckEquality([]string{"a"}, []string{"\xff"}, o...)
+		}, false, "string is not valid UTF-8"},
+		{"a malformed claimed value: the student's", func(o ...claimchecktest.Option) claimchecktest.Report {
+			return claimchecktest.CheckRational("1", "1 ", o...)
+		}, false, "white space after the value"},
+	}, func(t *testing.T, r row) {
+		for _, opts := range [][]claimchecktest.Option{nil, {claimchecktest.HideReference()}} {
+			rep := r.check(opts...)
+			if rep.Valid || rep.Score != 0 || rep.RefusedReference != r.ref || !strings.Contains(rep.Text, r.shows) {
+				t.Errorf("with %d options: Valid %v, Score %v, RefusedReference %v, want false, 0, %v, text saying %q:\n%s",
+					len(opts), rep.Valid, rep.Score, rep.RefusedReference, r.ref, r.shows, rep.Text)
+			}
+			if r.ref && !strings.Contains(rep.Text, "claimchecktest.") || r.ref && !strings.Contains(rep.Text, "a fault in the grading code, not in the answer") {
+				t.Errorf("a refused reference is not the staff's report:\n%s", rep.Text)
+			}
 		}
 	})
 }

@@ -46,6 +46,9 @@ func (d *diff) first(wrong [2][]int, show names) string {
 		c, w := d.claim[l].vals, d.want[l]
 		at := d.lists[l] + "[" + strconv.Itoa(i) + "]"
 		where := " (at " + d.claim[l].path(i) + ")"
+		if d.claim[l].named { // at is the path
+			where = ""
+		}
 		switch {
 		case i >= len(c):
 			return at + " is missing; expected " + show[w[i]] + where

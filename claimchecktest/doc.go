@@ -47,7 +47,9 @@
 //     with [AnyOrder], m(l) is the occurrences they share as bags, as for
 //     Equality, so the score is blind to each list's order and never below
 //     the score in order.
-//   - [Rational] and [RationalCanonical]: 1 when the claim holds, else 0.
+//   - [Rational] and [RationalCanonical]: 1 when the claim holds, else 0;
+//     with [PartialCanonical](credit), a claim of RationalCanonical that
+//     is the right value in a form that is not canonical scores credit.
 //
 // When there is nothing to match (every list empty) the score is 1; a
 // refused input scores 0. With counts below 2^53, (n-1)/n rounds to less
@@ -72,8 +74,8 @@
 //   - [Rational] and [RationalCanonical]: the true value, the claim and their
 //     difference; for a division by zero or an error in the expression, the
 //     expression with a caret under the position; for a malformed claim, a
-//     hint at the fault and the value written the right way where that can
-//     be worked out (white space, a sign, U+2212, digits other than ASCII's,
+//     hint at the fault and the value written the right way, in canonical
+//     form (a value the same check accepts), where that can be worked out (white space, a sign, U+2212, digits other than ASCII's,
 //     another fraction bar, white space around '/', a mixed number, a
 //     decimal point, a second '/', a negative or zero denominator, a
 //     leading zero).
@@ -85,10 +87,14 @@
 // say what is wrong in terms of the claim only, in the student's words;
 // see there.
 //
-// Paths are JSON Pointers: into the tool's input document (/source/0,
-// /claim/3, /claim/left_only/1, /claimed_value), or, with [In], into the
+// Paths name where a value is: with [In], by JSON Pointers into the
 // student's own document (/q1/3), the paths [canon.ParseSubmission] names
-// its errors by.
+// its errors by; with [Named], by the answer's name (factors[3],
+// leftOnly[0]); otherwise, in a staff report, by JSON Pointers into the
+// tool's input document (/source/0, /claim/3, /claim/left_only/1,
+// /claimed_value), and in a student's report ([HideReference]) by the
+// default names answer[3], answer1[0] and answer2[0]: a student's report
+// never shows a tool's path, list name or grammar.
 //
 // The reports come from the engine (the verdict's own discrepancy list, the
 // expected residuals, its bag equality), not from a second implementation

@@ -2,58 +2,78 @@ package claimchecktest_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/claimchecktest"
 )
 
 // grade grades one student's submission, a JSON object of three answers,
-// and returns Gradescope's results.json: a score and a report per
-// question, each report the student's (HideReference), and the total.
+// and returns Gradescope's results.json: a score, a status and a report
+// per question, each report the student's (HideReference), the total,
+// the time it took and the document's visibility. A submission that is not
+// a JSON object of answers is reported once, at the top, where it cannot
+// be read (line and column), and each question says it could not be read.
 func grade(submission []byte) ([]byte, error) {
+	start := time.Now()
 	type test struct {
 		Name     string  `json:"name"`
 		Score    float64 `json:"score"`
 		MaxScore float64 `json:"max_score"`
+		Status   string  `json:"status"` // passed or failed
 		Output   string  `json:"output"`
 	}
 	var results struct {
-		Score  float64 `json:"score"`
-		Output string  `json:"output,omitempty"`
-		Tests  []test  `json:"tests"`
+		Score         float64 `json:"score"`
+		ExecutionTime float64 `json:"execution_time"` // seconds
+		Visibility    string  `json:"visibility"`
+		Output        string  `json:"output,omitempty"`
+		Tests         []test  `json:"tests"`
 	}
+	results.Visibility = "visible"
 	// Every number as the student wrote it: 9007199254740993 is not 2^53.
 	sub, err := canon.ParseSubmission(submission, canon.ExactNumbers())
 	if err != nil { // not a JSON object of answers: none can be read
-		results.Output = "your submission cannot be read: " + err.Error()
-		sub, _ = canon.ParseSubmission([]byte(`{}`))
+		results.Output = "your submission could not be read: " + err.Error()
 	}
-	q1, _ := sub.Array("q1") // an answer refused or missing: In reports why
-	aNotB, _ := sub.Array("a_not_b")
-	bNotA, _ := sub.Array("b_not_a")
-	q3, _ := sub.String("q3")
 	hide := claimchecktest.HideReference()
 	for _, q := range []struct {
 		name   string
 		points float64
-		r      claimchecktest.Report
+		check  func() claimchecktest.Report
 	}{
-		{"Q1 the ids the query returns", 2, claimchecktest.CheckEquality(
-			[]int64{0, 7, 12, 1 << 53}, q1, claimchecktest.In(sub, "q1"), hide)},
-		{"Q2 in A but not in B, in B but not in A", 2, claimchecktest.CheckDifference(
-			[]string{"apple", "banana", "cherry", "date"}, []string{"banana", "egg", "fig"},
-			aNotB, bNotA, claimchecktest.In(sub, "a_not_b", "b_not_a"), claimchecktest.AnyOrder(), hide)},
-		{"Q3 1 + 1/2 + 1/3 + 1/4 in lowest terms", 1, claimchecktest.CheckRationalCanonical(
-			"1 + 1/2 + 1/3 + 1/4", q3, claimchecktest.In(sub, "q3"), hide)},
+		{"Q1 the ids the query returns", 2, func() claimchecktest.Report {
+			q1, _ := sub.Array("q1") // an answer refused or missing: In reports why
+			return claimchecktest.CheckEquality([]int64{0, 7, 12, 1 << 53}, q1, claimchecktest.In(sub, "q1"), hide)
+		}},
+		{"Q2 in A but not in B, in B but not in A", 2, func() claimchecktest.Report {
+			aNotB, _ := sub.Array("a_not_b")
+			bNotA, _ := sub.Array("b_not_a")
+			return claimchecktest.CheckDifference([]string{"apple", "banana", "cherry", "date"}, []string{"banana", "egg", "fig"},
+				aNotB, bNotA, claimchecktest.In(sub, "a_not_b", "b_not_a"), claimchecktest.AnyOrder(), hide)
+		}},
+		{"Q3 1 + 1/2 + 1/3 + 1/4 in lowest terms", 1, func() claimchecktest.Report {
+			q3, _ := sub.String("q3")
+			return claimchecktest.CheckRationalCanonical("1 + 1/2 + 1/3 + 1/4", q3, claimchecktest.In(sub, "q3"), hide)
+		}},
 	} {
-		output := q.r.Text
-		if q.r.Valid {
-			output = "correct"
+		t := test{Name: q.name, MaxScore: q.points, Status: "failed", Output: "the submission could not be read"}
+		if sub != nil {
+			r := q.check()
+			if r.RefusedReference { // the grading code's fault: no grade for anyone
+				return nil, errors.New(r.Text)
+			}
+			t.Score, t.Output = r.Score*q.points, r.Text
+			if r.Valid {
+				t.Status, t.Output = "passed", "correct"
+			}
 		}
-		results.Tests = append(results.Tests, test{q.name, q.r.Score * q.points, q.points, output})
-		results.Score += q.r.Score * q.points
+		results.Tests = append(results.Tests, t)
+		results.Score += t.Score
 	}
+	results.ExecutionTime = time.Since(start).Round(time.Second).Seconds()
 	return json.MarshalIndent(results, "", "  ")
 }
 
@@ -74,24 +94,29 @@ func Example_gradescope() {
 	// Output:
 	// {
 	//   "score": 3.5,
+	//   "execution_time": 0,
+	//   "visibility": "visible",
 	//   "tests": [
 	//     {
 	//       "name": "Q1 the ids the query returns",
 	//       "score": 1.5,
 	//       "max_score": 2,
+	//       "status": "failed",
 	//       "output": "the claim is not the expected bag: 1 value occurs too often or should not occur, and 1 occurrence is missing\n  value             claim  fault             first at\n  9007199254740993      1  should not occur  /q1/0"
 	//     },
 	//     {
 	//       "name": "Q2 in A but not in B, in B but not in A",
 	//       "score": 2,
 	//       "max_score": 2,
+	//       "status": "passed",
 	//       "output": "correct"
 	//     },
 	//     {
 	//       "name": "Q3 1 + 1/2 + 1/3 + 1/4 in lowest terms",
 	//       "score": 0,
 	//       "max_score": 1,
-	//       "output": "cannot check the claim at /q3: claimed value \"25 / 12\" is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?: there is white space around the fraction bar '/'; remove it (write \"25/12\")"
+	//       "status": "failed",
+	//       "output": "cannot check the claim at /q3: claimed value \"25 / 12\" is not an integer or fraction such as 3, -3 or 3/4: there is white space around the fraction bar '/'; remove it (write \"25/12\")"
 	//     }
 	//   ]
 	// }

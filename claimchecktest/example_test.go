@@ -79,7 +79,7 @@ func ExampleRational() {
 	//   claimed:     13/6
 	//   difference:  -1/12 (value − claim)
 	// false
-	// FAIL: claimchecktest.Rational: the expression divides by zero: the divisor (3 - 3) is 0
+	// FAIL: claimchecktest.Rational: the reference is refused (a fault in the grading code, not in the answer): the expression divides by zero: the divisor (3 - 3) is 0
 	//   1/(3 - 3)
 	//    ^~~~~~~~
 	// false
@@ -172,11 +172,11 @@ func ExampleHideReference() {
 	// Output:
 	// FAIL: the claim is not the expected bag: 2 values occur too often or should not occur, and 2 occurrences are missing
 	//   value  claim  fault             first at
-	//   3          2  too often         /claim/1
-	//   7          1  should not occur  /claim/3
+	//   3          2  too often         answer[1]
+	//   7          1  should not occur  answer[3]
 	// FAIL: the claim is not the expected difference
-	//   left_only:   first wrong at index 1, where the claim has 3
-	//   right_only:  right
+	//   answer1:  first wrong at answer1[1], where the claim has 3
+	//   answer2:  right
 	// FAIL: 13/6 is not the value of the expression
 	//   expression:  1 + 1/2 + 1/3 + 1/4
 	//   claimed:     13/6
@@ -247,7 +247,7 @@ func ExampleLimits() {
 	fmt.Println(claimchecktest.Equality(t, big, big, claimchecktest.Limits(multiset.Limits{MaxDistinct: multiset.NoLimit})))
 	// Output:
 	// true
-	// FAIL: claimchecktest.Equality: cannot check the claim: limit_exceeded at /source (max_items): source has more items than max_items (10000)
+	// FAIL: claimchecktest.Equality: the reference is refused (a fault in the grading code, not in the answer): limit_exceeded at /source (max_items): source has more items than max_items (10000)
 	// false
 }
 
@@ -302,7 +302,7 @@ func ExampleCheckEquality() {
 	// false 0.6
 	// the claim is not the expected bag: 1 value occurs too often or should not occur, and 2 occurrences are missing
 	//   value  claim  fault             first at
-	//   7          1  should not occur  /claim/3
+	//   7          1  should not occur  answer[3]
 }
 
 func ExampleCheckDifference() {
@@ -326,7 +326,7 @@ func ExampleCheckRational() {
 	// Output:
 	// true 1 true
 	// false 0
-	// cannot check the claim at /claimed_value: claimed value "２５/12" is not an integer or fraction of the form -?(0|[1-9][0-9]*)(/[1-9][0-9]*)?: the digits must be ASCII 0-9, not U+FF12 '２' (write "25/12")
+	// cannot check the claim at answer: claimed value "２５/12" is not an integer or fraction such as 3, -3 or 3/4: the digits must be ASCII 0-9, not U+FF12 '２' (write "25/12")
 }
 
 func ExampleCheckRationalCanonical() {
@@ -345,4 +345,29 @@ func ExampleReport() {
 	// Output:
 	// false 0
 	// invalid_input at /claim/1: element is an object, not a scalar
+}
+
+// Half credit for the right value in the wrong form.
+func ExamplePartialCanonical() {
+	half := claimchecktest.PartialCanonical(0.5)
+	for _, answer := range []string{"13/6", "26/12", "25/12"} {
+		r := claimchecktest.CheckRationalCanonical("1 + 1/2 + 2/3", answer, half)
+		fmt.Println(answer, r.Valid, r.Score)
+	}
+	// Output:
+	// 13/6 true 1
+	// 26/12 false 0.5
+	// 25/12 false 0
+}
+
+// Named names a Go answer in its report, as the student knows it, rather
+// than by the tool's paths (/claim/left_only/0).
+func ExampleNamed() {
+	t := &T{}
+	claimchecktest.Difference(t, []int{1, 2, 2, 3}, []int{2, 4}, []int{1, 3, 2}, []int{5},
+		claimchecktest.Named("leftOnly", "rightOnly"), claimchecktest.HideReference())
+	// Output:
+	// FAIL: the claim is not the expected difference
+	//   leftOnly:   first wrong at leftOnly[1], where the claim has 3
+	//   rightOnly:  first wrong at rightOnly[0], where the claim has 5
 }

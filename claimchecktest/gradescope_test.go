@@ -46,6 +46,38 @@ func validateJSON(s *jsonschema.Schema, doc []byte) error {
 	return s.Validate(v)
 }
 
+// recipeSchema is what the guide's grading module writes on top of
+// Gradescope's format, which makes every member optional: the total,
+// execution_time and visibility, and per question a name, score,
+// max_score, status and output; the reason a submission could not be
+// read at the top only, when it could not.
+func recipeSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(`{
+		"required": ["score", "execution_time", "visibility", "tests"],
+		"properties": {
+			"execution_time": {"type": "number", "minimum": 0},
+			"visibility": {"const": "visible"},
+			"tests": {"minItems": 3, "items": {
+				"required": ["name", "score", "max_score", "status", "output"],
+				"properties": {"status": {"enum": ["passed", "failed"]}}
+			}}
+		}
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("mem:///recipe.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.Compile("mem:///recipe.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // TestGradescopeSchema: the schema accepts the documented example's shape
 // and refuses what Gradescope would not read, so that its acceptance of
 // the grader's documents means something.
@@ -80,6 +112,7 @@ func TestGradescopeSchema(t *testing.T) {
 // output, and the total.
 func TestGradescopeResults(t *testing.T) {
 	s := gradescopeSchema(t)
+	recipe := recipeSchema(t)
 	type row struct {
 		submission string
 		scores     [3]float64
@@ -110,7 +143,7 @@ func TestGradescopeResults(t *testing.T) {
 		{`{"q1": [0, 7, 12, 9007199254740992], "a_not_b": ["apple", "cherry", "date"], "b_not_a": ["egg", "fig"], "q3": "25/12/1"}`,
 			[3]float64{2, 2, 0}, `a fraction has one '/', not 2`, "a second slash"},
 		{`{"q1": [0, 7, 12, 9007199254740992]}`, [3]float64{2, 0, 0}, `at /a_not_b: missing member \"a_not_b\"`, "unanswered questions"},
-		{`{"q1": [0, 7, 12]`, [3]float64{0, 0, 0}, `missing member`, "not JSON: no answer read"},
+		{`{"q1": [0, 7, 12]`, [3]float64{0, 0, 0}, `the submission could not be read`, "not JSON: no answer read, and each question says so"},
 	}, func(t *testing.T, r row) {
 		doc, err := grade([]byte(r.submission))
 		if err != nil {
@@ -118,6 +151,15 @@ func TestGradescopeResults(t *testing.T) {
 		}
 		if err := validateJSON(s, doc); err != nil {
 			t.Fatalf("the schema refuses results.json: %v\n%s", err, doc)
+		}
+		if err := validateJSON(recipe, doc); err != nil {
+			t.Fatalf("results.json lacks a member the recipe writes: %v\n%s", err, doc)
+		}
+		if strings.Contains(string(doc), "missing member") && !strings.Contains(r.reason, "unanswered") {
+			t.Errorf("results.json says an answer is missing:\n%s", doc)
+		}
+		if n := strings.Count(string(doc), "could not be read: "); strings.HasPrefix(r.reason, "not JSON") && n != 1 {
+			t.Errorf("the reason the submission could not be read is given %d times, want once, at the top:\n%s", n, doc)
 		}
 		var got struct {
 			Score  float64

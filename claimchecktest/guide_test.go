@@ -73,3 +73,27 @@ func unwrap(block string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestGuideExamplePointers: each example the guide points at, "`ExampleX`
+// in [`claimchecktest/file_test.go`]", is a function of that file, and the
+// guide never says that go doc prints one (go doc prints no examples).
+func TestGuideExamplePointers(t *testing.T) {
+	g := guide(t)
+	if strings.Contains(g, "the example of package") {
+		t.Error("the guide points at \"the example of package\", which go doc does not print")
+	}
+	refs := regexp.MustCompile("`(Example\\w*)` in\\s+\\[`claimchecktest/(\\w+_test\\.go)`\\]").FindAllStringSubmatch(g, -1)
+	if len(refs) < 2 {
+		t.Fatalf("the guide points at %d examples, want the Gradescope and student-code ones", len(refs))
+	}
+	for _, r := range refs {
+		src, err := os.ReadFile(r[2])
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if !strings.Contains(string(src), "\nfunc "+r[1]+"() {") {
+			t.Errorf("the guide points at %s in %s, which has no such function", r[1], r[2])
+		}
+	}
+}

@@ -30,8 +30,10 @@ type config struct {
 	anyOrder bool
 	lim      multiset.Limits
 	ratLim   rational.Limits
+	partial  float64           // with PartialCanonical: the score of a claim right but not canonical
 	sub      *canon.Submission // with In: the student's document
 	names    []string          // with In: the claim's members of sub
+	goNames  []string          // with Named: the names of the claim's Go values
 }
 
 func newConfig(opts []Option) config {
@@ -87,9 +89,10 @@ func FailNow() Option {
 //     error in the expression and a claim in the wrong form are reported as
 //     without the option: they show nothing the claim does not).
 //
-// An input the check refuses is reported with its code and path; its
-// message too when the path is in the claim, not when it is in the
-// reference (the message may quote a value).
+// A claim the check refuses is reported with its path and message. A
+// reference it refuses (or an expression that divides by zero) is no
+// fault of the student's: it is reported as the staff's, in full, with
+// or without HideReference (see [Report].RefusedReference).
 func HideReference() Option {
 	return Option{func(c *config) { c.hide = true }}
 }
@@ -150,21 +153,76 @@ func RationalLimits(l rational.Limits) Option {
 	return Option{func(c *config) { c.ratLim = l }}
 }
 
+// PartialCanonical gives a claim of [RationalCanonical] that is the right
+// value in a form the grammar accepts but that is not canonical ("26/12"
+// or "-0" for 13/6 or 0) the score credit instead of 0: the one rule of
+// partial credit for the form. The claim still does not hold (Valid is
+// false, and the report says what to write). A claim the grammar refuses
+// ("25 / 12") is refused, and scores 0, with or without it. credit must be
+// in [0, 1]; PartialCanonical panics otherwise, a bug in the grading code.
+//
+//	r := claimchecktest.CheckRationalCanonical(expr, answer, claimchecktest.PartialCanonical(0.5))
+func PartialCanonical(credit float64) Option {
+	if !(credit >= 0 && credit <= 1) {
+		panic(fmt.Sprintf("claimchecktest.PartialCanonical: credit %v is not in [0, 1]", credit))
+	}
+	return Option{func(c *config) { c.partial = credit }}
+}
+
+// Named names the claim's Go values for the report: the answer is
+// names[0] ([Equality], [Rational] and [RationalCanonical]), or names[0]
+// and names[1] ([Difference]'s left_only and right_only), and the report
+// names its elements name[3] (leftOnly[0]; a rational claim by its name
+// alone) rather than by the tool's paths (/claim/3, /claim/left_only/0,
+// /claimed_value), in the staff report and the student's alike; a refused
+// claim's [Report].Err has that path too. Under [HideReference] without
+// Named or [In], the answer is named "answer" (Difference's lists
+// "answer1" and "answer2"), so that a student's report never shows a
+// tool's path. [In] names a submission's answers by their JSON Pointers
+// and wins over Named. A helper given Named with the wrong number of
+// names panics, as for In.
+//
+//	claimchecktest.Difference(t, left, right, leftOnly, rightOnly,
+//		claimchecktest.Named("leftOnly", "rightOnly"), claimchecktest.HideReference())
+func Named(names ...string) Option {
+	names = append([]string(nil), names...)
+	return Option{func(c *config) { c.goNames = names }}
+}
+
 // paths returns where the claim's lists are, one per list the helper
 // checks (helper names it for the panic): the JSON Pointers of In's
-// answers, or the paths of the tool's input document, def.
-func (c *config) paths(helper string, def ...string) []string {
-	if c.sub == nil {
-		return def
+// answers; Named's names (or, under HideReference, the default names),
+// with bracket set, an element being name[i]; or the paths of the tool's
+// input document, def.
+func (c *config) paths(helper string, def ...string) (bases []string, bracket bool) {
+	names := c.goNames
+	if c.sub != nil {
+		names = c.names
 	}
-	if len(c.names) != len(def) {
-		panic(fmt.Sprintf("claimchecktest.%s: In gives %d answer names, want %d", helper, len(c.names), len(def)))
+	if c.sub == nil && names == nil && c.hide {
+		names = []string{"answer"}
+		if len(def) == 2 {
+			names = []string{"answer1", "answer2"}
+		}
+	}
+	if names == nil {
+		return def, false
+	}
+	if len(names) != len(def) {
+		what := "Named"
+		if c.sub != nil {
+			what = "In"
+		}
+		panic(fmt.Sprintf("claimchecktest.%s: %s gives %d answer names, want %d", helper, what, len(names), len(def)))
+	}
+	if c.sub == nil {
+		return names, true
 	}
 	out := make([]string, len(def))
-	for i, n := range c.names {
+	for i, n := range names {
 		out[i] = pointer(n)
 	}
-	return out
+	return out, false
 }
 
 func pointer(name string) string { return string(jsonwire.AppendPointerToken(nil, name)) }

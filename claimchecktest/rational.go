@@ -44,9 +44,10 @@ func CheckRationalCanonical(expression, claimedValue string, opts ...Option) Rep
 }
 
 func checkRational(c *config, helper string, in rational.Input) Report {
-	at := c.paths(helper, "/claimed_value")[0]
+	ats, _ := c.paths(helper, "/claimed_value")
+	at := ats[0]
 	if err := c.answerErr(readString); err != nil {
-		return c.refused(helper, err, nil, nil)
+		return c.refused(helper, err, nil, nil, false)
 	}
 	res, err := rational.CheckRational(in, c.ratLim)
 	if err != nil {
@@ -55,7 +56,14 @@ func checkRational(c *config, helper string, in rational.Input) Report {
 	if res.Valid {
 		return Report{Valid: true, Score: 1}
 	}
-	return Report{Text: c.label(c.head(helper) + rationalReport(in, res, c.hide))}
+	if res.Reason == rational.DivisionByZero { // the expression's, not the claim's
+		return c.referenceFault(helper, rationalReport(in, res, false), nil)
+	}
+	r := Report{Text: c.label(c.head(helper) + rationalReport(in, res, c.hide))}
+	if res.Reason == rational.NotCanonical {
+		r.Score = c.partial
+	}
+	return r
 }
 
 // rationalRefused reports an input the check refuses; an error in the
@@ -71,10 +79,13 @@ func (c *config) rationalRefused(helper string, in rational.Input, at string, er
 		moved.Path = at
 		if moved.Code == claimcheck.InvalidInput {
 			moved.Message = rattext.ClaimMessage(in.ClaimedValue, true)
+			if c.hide {
+				moved.Message = rattext.StudentForm(moved.Message)
+			}
 		}
 		err, e = &moved, &moved
 	}
-	r := c.refused(helper, err, nil, nil)
+	r := c.refused(helper, err, nil, nil, false, "/expression")
 	if e != nil && e.Path == "/expression" && e.Position >= 0 {
 		r.Text += "\n" + caret(in.Expression, e.Position, 1)
 	}

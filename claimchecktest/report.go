@@ -27,6 +27,17 @@ type Report struct {
 	// limit, an element that is not a scalar): a *claimcheck.Error, whose
 	// path Text names. It is nil when the check was made, valid or not.
 	Err error
+	// RefusedReference reports that the check could not be made because
+	// of the reference, the grading code's side: a source, left or right
+	// list the check refuses (Err, at /source, /left or /right), an
+	// expression it refuses (Err, at /expression) or one that divides by
+	// zero (Err nil). Text is then the staff's report, saying that the
+	// reference is at fault and what is wrong in it, with or without
+	// [HideReference]: it is no report for the student, who cannot fix it,
+	// and a helper given a t reports it as the staff's failure. It is
+	// false when the claim is refused (Err's path is the claim's) or the
+	// check was made.
+	RefusedReference bool
 }
 
 // report hands r to t: nothing when the claim holds, else Text with

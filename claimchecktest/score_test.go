@@ -48,6 +48,21 @@ func TestScores(t *testing.T) {
 		{"rational: the right value in the wrong form scores 0 where the form is asked", func() claimchecktest.Report {
 			return claimchecktest.CheckRationalCanonical("1/2 + 1/3", "10/12")
 		}, 0},
+		{"rational: PartialCanonical credits the right value in the wrong form", func() claimchecktest.Report {
+			return claimchecktest.CheckRationalCanonical("1/2 + 1/3", "10/12", claimchecktest.PartialCanonical(0.5))
+		}, 0.5},
+		{"rational: PartialCanonical credits -0 for 0", func() claimchecktest.Report {
+			return claimchecktest.CheckRationalCanonical("1 - 1", "-0", claimchecktest.PartialCanonical(0.25))
+		}, 0.25},
+		{"rational: PartialCanonical gives nothing to a wrong value", func() claimchecktest.Report {
+			return claimchecktest.CheckRationalCanonical("1/2 + 1/3", "10/13", claimchecktest.PartialCanonical(0.5))
+		}, 0},
+		{"rational: PartialCanonical gives nothing to a claim the grammar refuses", func() claimchecktest.Report {
+			return claimchecktest.CheckRationalCanonical("1/2 + 1/3", "10 / 12", claimchecktest.PartialCanonical(0.5))
+		}, 0},
+		{"rational: a valid claim scores 1 with PartialCanonical", func() claimchecktest.Report {
+			return claimchecktest.CheckRationalCanonical("1/2 + 1/3", "5/6", claimchecktest.PartialCanonical(0.5))
+		}, 1},
 		{"rational: the right value", func() claimchecktest.Report { return claimchecktest.CheckRational("1/2 + 1/3", "10/12") }, 1},
 	}, func(t *testing.T, r row) {
 		if got := r.check(); got.Score != r.score || got.Valid != (r.score == 1) {

@@ -144,6 +144,13 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // claimForm is the grammar a claimed value must match, as the message states it.
 const claimForm = "-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?"
 
+// StudentForm is ClaimMessage's message m in words fit for a student, who
+// reads no regular expression: "of the form -?(0|...)" becomes "such as
+// 3, -3 or 3/4".
+func StudentForm(m string) string {
+	return strings.ReplaceAll(m, " of the form "+claimForm, " such as 3, -3 or 3/4")
+}
+
 // maxQuoted is how many bytes of a malformed claim its message quotes.
 const maxQuoted = 64
 
@@ -165,7 +172,7 @@ func ClaimMessage(s string, grading bool) string {
 		return "claimed value is empty: want an integer or fraction of the form " + claimForm
 	}
 	msg := "claimed value " + quote(s) + " is not an integer or fraction of the form " + claimForm
-	h := hint(s)
+	h := hint(s, grading)
 	if h == "" && grading {
 		h = gradingHint(s)
 	}
@@ -193,7 +200,11 @@ func quote(s string) string {
 // white space before or after the value, a '+' sign, U+2212 MINUS SIGN, a
 // mixed number ("2 1/12"), a decimal point, a negative denominator, a zero
 // denominator, a leading zero. It is "" for any other fault.
-func hint(s string) string {
+func hint(s string, grading bool) string {
+	instead := instead
+	if grading {
+		instead = canonicalInstead
+	}
 	trimmed := strings.TrimFunc(s, unicode.IsSpace)
 	switch {
 	case trimmed != s && trimmed != "":
@@ -243,6 +254,7 @@ func hint(s string) string {
 // ("25 / 12", and "2 1 / 12", a mixed number), more than one '/'
 // ("25/12/1"). It is "" for any other fault.
 func gradingHint(s string) string {
+	instead := canonicalInstead
 	if r, v, ok := otherDigits(s); ok {
 		return "the digits must be ASCII 0-9, not " + describeRune(r) + instead(v)
 	}
@@ -356,6 +368,21 @@ func instead(v string) string {
 		return ""
 	}
 	return " (write " + quote(v) + ")"
+}
+
+// canonicalInstead is instead for the grading helpers: v, which matches
+// the grammar, written in canonical form ("-0" is "0", "26/12" is
+// "13/6"), so that a hint is a value the same check accepts, with
+// RequireCanonical or without.
+func canonicalInstead(v string) string {
+	if v == "" || !matches(v) {
+		return ""
+	}
+	var r big.Rat
+	if _, ok := r.SetString(v); !ok {
+		return ""
+	}
+	return " (write " + quote(r.RatString()) + ")"
 }
 
 // matches reports whether v matches the claim grammar.
