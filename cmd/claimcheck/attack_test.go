@@ -523,7 +523,14 @@ func testServeManyConnections(t *testing.T, bin string) {
 	if peak > p.bound {
 		t.Errorf("peak RSS %d MiB over the bound %d MiB that serve printed for the manifest's flags %v", peak>>20, p.bound>>20, args)
 	}
-	if perConn > service.ConnectionBytes {
+	// The per-connection figure means something only over most of the cap:
+	// on a loaded machine the server may have closed more of them (the
+	// slowest) by the time the peak is read, and the runtime's own memory
+	// is then spread over fewer.
+	switch {
+	case held < defaultConnections/2:
+		t.Logf("%d connections held, under half the cap: too few to measure the cost of each", held)
+	case perConn > service.ConnectionBytes:
 		t.Errorf("%d bytes per connection held, over service.ConnectionBytes (%d)", perConn, service.ConnectionBytes)
 	}
 	p.cmd.Process.Signal(syscall.SIGTERM)
@@ -564,7 +571,8 @@ func manifestArgs(t *testing.T) []string {
 // before they read (Python's http.client) and Node's fetch (the TypeScript
 // MCP SDK's transport) get the limit_exceeded (max_document_bytes) answer
 // to a body over -max-body-bytes 4194304, every time: 20 tries each of
-// 5 MiB and 64 MiB, on /mcp and /v1. Before the drain, each of Python's
+// 5 MiB and 64 MiB, on /mcp and /v1 (a 413, or on /mcp, for a body within
+// twice its cap, read to its end, the JSON-RPC error that carries it). Before the drain, each of Python's
 // 80 tries met a reset instead (the server closed on the unread body).
 func testServeEarlyAnswers(t *testing.T, bin string) {
 	if !testutil.Long() {

@@ -26,7 +26,11 @@ for (let i = 0; i < tries; i++) {
     const doc = await res.json();
     const err = doc.error ?? {};
     const inner = (err.data ?? err).error ?? err.data ?? err;
-    kind = res.status === 413 && inner.code === "limit_exceeded" && inner.limit === "max_document_bytes"
+    // /mcp reads a body up to twice its cap to its end, and answers a
+    // message over the cap in JSON-RPC (200, or 400 with no id); past
+    // that, and on /v1, the answer is 413.
+    const statusOk = res.status === 413 || (path.endsWith("/mcp") && (res.status === 200 || res.status === 400));
+    kind = statusOk && inner.code === "limit_exceeded" && inner.limit === "max_document_bytes"
       ? "ok" : `answer ${res.status} ${JSON.stringify(doc).slice(0, 200)}`;
   } catch (e) {
     kind = `${e.name}: ${e.message}${e.cause ? " (" + e.cause.code + ")" : ""}`;
