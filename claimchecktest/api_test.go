@@ -26,26 +26,30 @@ func TestCheckIsTheHelper(t *testing.T) {
 	}
 	testutil.Run(t, []row{
 		{"equality fails", func(t claimchecktest.TB) bool { return claimchecktest.Equality(t, []int{1, 2}, []int{2, 2}, label) },
-			func() claimchecktest.Report { return claimchecktest.CheckEquality([]int{1, 2}, []int{2, 2}, label) }},
+			func() claimchecktest.Report {
+				return report(claimchecktest.CheckEquality([]int{1, 2}, []int{2, 2}, label))
+			}},
 		{"equality, student form", func(t claimchecktest.TB) bool { return claimchecktest.Equality(t, []int{1, 2}, []int{2, 2}, hide) },
-			func() claimchecktest.Report { return claimchecktest.CheckEquality([]int{1, 2}, []int{2, 2}, hide) }},
+			func() claimchecktest.Report {
+				return report(claimchecktest.CheckEquality([]int{1, 2}, []int{2, 2}, hide))
+			}},
 		{"equality passes", func(t claimchecktest.TB) bool { return claimchecktest.Equality(t, []int{1, 2}, []int{2, 1}) },
-			func() claimchecktest.Report { return claimchecktest.CheckEquality([]int{1, 2}, []int{2, 1}) }},
+			func() claimchecktest.Report { return report(claimchecktest.CheckEquality([]int{1, 2}, []int{2, 1})) }},
 		{"difference fails", func(t claimchecktest.TB) bool {
 			return claimchecktest.Difference(t, fruitA, fruitB, []string{"apple"}, []string{})
 		},
 			func() claimchecktest.Report {
-				return claimchecktest.CheckDifference(fruitA, fruitB, []string{"apple"}, []string{})
+				return report(claimchecktest.CheckDifference(fruitA, fruitB, []string{"apple"}, []string{}))
 			}},
 		{"difference in any order, student form", func(t claimchecktest.TB) bool {
 			return claimchecktest.Difference(t, fruitA, fruitB, []string{"apple"}, []string{}, claimchecktest.AnyOrder(), hide)
 		}, func() claimchecktest.Report {
-			return claimchecktest.CheckDifference(fruitA, fruitB, []string{"apple"}, []string{}, claimchecktest.AnyOrder(), hide)
+			return report(claimchecktest.CheckDifference(fruitA, fruitB, []string{"apple"}, []string{}, claimchecktest.AnyOrder(), hide))
 		}},
 		{"rational fails", func(t claimchecktest.TB) bool { return claimchecktest.Rational(t, "1/2", "1/3", label) },
-			func() claimchecktest.Report { return claimchecktest.CheckRational("1/2", "1/3", label) }},
+			func() claimchecktest.Report { return report(claimchecktest.CheckRational("1/2", "1/3", label)) }},
 		{"rational canonical refuses", func(t claimchecktest.TB) bool { return claimchecktest.RationalCanonical(t, "1/2", "25 / 12") },
-			func() claimchecktest.Report { return claimchecktest.CheckRationalCanonical("1/2", "25 / 12") }},
+			func() claimchecktest.Report { return report(claimchecktest.CheckRationalCanonical("1/2", "25 / 12")) }},
 	}, func(t *testing.T, r row) {
 		ok, report := run(r.helper)
 		got := r.check()
@@ -69,12 +73,12 @@ func TestReportErr(t *testing.T) {
 		r    claimchecktest.Report
 		path string // "" for no error
 	}{
-		{claimchecktest.CheckEquality([]int{1}, []any{1, []int{}}), "/claim/1"},
-		{claimchecktest.CheckEquality([]int{1}, q1, claimchecktest.In(sub, "q1"), claimchecktest.Limits(multiset.Limits{MaxItems: 1})), "/q1"},
-		{claimchecktest.CheckEquality([]int{1}, q2, claimchecktest.In(sub, "q2")), "/q2/0"},
-		{claimchecktest.CheckDifference([]int{1}, []int{}, []any{"\xff"}, []any{}), "/claim/left_only/0"},
-		{claimchecktest.CheckRational("1 +", "1"), "/expression"},
-		{claimchecktest.CheckEquality([]int{1}, []int{2}), ""},
+		{report(claimchecktest.CheckEquality([]int{1}, []any{1, []int{}})), "/claim/1"},
+		{report(claimchecktest.CheckEquality([]int{1}, q1, claimchecktest.In(sub, "q1"), claimchecktest.Limits(multiset.Limits{MaxItems: 1}))), "/q1"},
+		{report(claimchecktest.CheckEquality([]int{1}, q2, claimchecktest.In(sub, "q2"))), "/q2/0"},
+		{report(claimchecktest.CheckDifference([]int{1}, []int{}, []any{"\xff"}, []any{})), "/claim/left_only/0"},
+		{report(claimchecktest.CheckRational("1 +", "1")), "/expression"},
+		{report(claimchecktest.CheckEquality([]int{1}, []int{2})), ""},
 	} {
 		var e *claimcheck.Error
 		switch {

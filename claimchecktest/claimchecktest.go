@@ -33,10 +33,11 @@ func Equality[S, C any](t TB, source []S, claim []C, opts ...Option) bool {
 }
 
 // CheckEquality is [Equality] without a test: it returns the verdict, the
-// score and the report Equality would write.
-func CheckEquality[S, C any](source []S, claim []C, opts ...Option) Report {
+// score and the report Equality would write, or a [*ReferenceError] when
+// source cannot be used.
+func CheckEquality[S, C any](source []S, claim []C, opts ...Option) (Report, error) {
 	c := newConfig(opts)
-	return checkEquality(&c, source, claim)
+	return public(checkEquality(&c, source, claim))
 }
 
 func checkEquality[S, C any](c *config, source []S, claim []C) Report {
@@ -84,10 +85,11 @@ func Difference[L, R, C any](t TB, left []L, right []R, leftOnly, rightOnly []C,
 }
 
 // CheckDifference is [Difference] without a test: it returns the verdict,
-// the score and the report Difference would write.
-func CheckDifference[L, R, C any](left []L, right []R, leftOnly, rightOnly []C, opts ...Option) Report {
+// the score and the report Difference would write, or a [*ReferenceError]
+// when left or right cannot be used.
+func CheckDifference[L, R, C any](left []L, right []R, leftOnly, rightOnly []C, opts ...Option) (Report, error) {
 	c := newConfig(opts)
-	return checkDifference(&c, left, right, leftOnly, rightOnly)
+	return public(checkDifference(&c, left, right, leftOnly, rightOnly))
 }
 
 func checkDifference[L, R, C any](c *config, left []L, right []R, leftOnly, rightOnly []C) Report {
@@ -282,7 +284,7 @@ func (c *config) refused(helper string, err error, from, to []string, named bool
 // fault is the grading code's and what it is (what).
 func (c *config) referenceFault(helper, what string, err error) Report {
 	text := "claimchecktest." + helper + ": the reference is refused (a fault in the grading code, not in the answer): " + what
-	return Report{Text: c.label(text), Err: err, RefusedReference: true}
+	return Report{Text: c.label(text), Err: err, ref: true}
 }
 
 // studentRefusal is a refused claim in the student's words: where, and

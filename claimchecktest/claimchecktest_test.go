@@ -3,6 +3,7 @@ package claimchecktest_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claimcheck/claimcheck"
 	"github.com/claimcheck/claimcheck/canon"
 	"github.com/claimcheck/claimcheck/claimchecktest"
 	"github.com/claimcheck/claimcheck/internal/testutil"
@@ -667,48 +669,75 @@ func TestLimitsOptions(t *testing.T) {
 
 // TestReferenceRefused: a reference the check cannot use (refused, over a
 // limit, an expression that is malformed or divides by zero) is reported
-// as the grading code's fault, the staff's report with what is wrong in
-// it, under HideReference too, and RefusedReference says so; a refused
-// claim is the student's, RefusedReference false.
+// as the grading code's fault: a Check function returns a
+// *ReferenceError, never a Report (with score 0, for the student), whose
+// text is the staff's report with what is wrong in it, under
+// HideReference too, and which errors.As takes to the *claimcheck.Error;
+// a refused claim is the student's, a Report with its refusal.
 func TestReferenceRefused(t *testing.T) {
 	type row struct {
 		reason string
-		check  func(...claimchecktest.Option) claimchecktest.Report
+		check  func(...claimchecktest.Option) (claimchecktest.Report, error)
 		ref    bool
 		shows  string
 	}
 	testutil.Run(t, []row{
-		{"a source element that is invalid UTF-8", func(o ...claimchecktest.Option) claimchecktest.Report {
+		{"a source element that is invalid UTF-8", func(o ...claimchecktest.Option) (claimchecktest.Report, error) {
 			return claimchecktest.CheckEquality([]any{"secret\xff"}, []int64{1}, o...)
 		}, true, "at /source/0: string is not valid UTF-8"},
-		{"a source over the limit", func(o ...claimchecktest.Option) claimchecktest.Report {
+		{"a source over the limit", func(o ...claimchecktest.Option) (claimchecktest.Report, error) {
 			return claimchecktest.CheckEquality([]int{1, 2, 3}, []int{1}, append(o, claimchecktest.Limits(multiset.Limits{MaxItems: 2}))...)
 		}, true, "limit_exceeded at /source"},
-		{"a right list element that is no scalar", func(o ...claimchecktest.Option) claimchecktest.Report {
+		{"a right list element that is no scalar", func(o ...claimchecktest.Option) (claimchecktest.Report, error) {
 			return claimchecktest.CheckDifference([]any{1}, []any{[]int{}}, []int{1}, []int{}, o...)
 		}, true, "at /right/0"},
-		{"an expression that is malformed", func(o ...claimchecktest.Option) claimchecktest.Report {
+		{"an expression that is malformed", func(o ...claimchecktest.Option) (claimchecktest.Report, error) {
 			return claimchecktest.CheckRational("1 +", "1", o...)
 		}, true, "at /expression"},
-		{"an expression that divides by zero", func(o ...claimchecktest.Option) claimchecktest.Report {
+		{"an expression that divides by zero", func(o ...claimchecktest.Option) (claimchecktest.Report, error) {
 			return claimchecktest.CheckRationalCanonical("1/(2-2)", "1", o...)
 		}, true, "the expression divides by zero"},
-		{"a claim element that is invalid UTF-8: the student's", func(o ...claimchecktest.Option) claimchecktest.Report {
+		{"a claim element that is invalid UTF-8: the student's", func(o ...claimchecktest.Option) (claimchecktest.Report, error) {
 			return claimchecktest.CheckEquality([]string{"a"}, []string{"\xff"}, o...)
 		}, false, "string is not valid UTF-8"},
-		{"a malformed claimed value: the student's", func(o ...claimchecktest.Option) claimchecktest.Report {
+		{"a malformed claimed value: the student's", func(o ...claimchecktest.Option) (claimchecktest.Report, error) {
 			return claimchecktest.CheckRational("1", "1 ", o...)
 		}, false, "white space after the value"},
 	}, func(t *testing.T, r row) {
 		for _, opts := range [][]claimchecktest.Option{nil, {claimchecktest.HideReference()}} {
-			rep := r.check(opts...)
-			if rep.Valid || rep.Score != 0 || rep.RefusedReference != r.ref || !strings.Contains(rep.Text, r.shows) {
-				t.Errorf("with %d options: Valid %v, Score %v, RefusedReference %v, want false, 0, %v, text saying %q:\n%s",
-					len(opts), rep.Valid, rep.Score, rep.RefusedReference, r.ref, r.shows, rep.Text)
+			rep, err := r.check(opts...)
+			var re *claimchecktest.ReferenceError
+			if got := errors.As(err, &re); got != r.ref {
+				t.Fatalf("with %d options: a ReferenceError %v, want %v (%v)", len(opts), got, r.ref, err)
+			}
+			if r.ref {
+				if rep != (claimchecktest.Report{}) {
+					t.Errorf("a Report beside the ReferenceError: %+v", rep)
+				}
+				var ce *claimcheck.Error
+				if re.Err != nil && !errors.As(err, &ce) {
+					t.Errorf("errors.As does not reach the refusal: %v", err)
+				}
+				rep = claimchecktest.Report{Text: re.Error()}
+			}
+			if rep.Valid || rep.Score != 0 || !strings.Contains(rep.Text, r.shows) {
+				t.Errorf("with %d options: Valid %v, Score %v, want false, 0, text saying %q:\n%s",
+					len(opts), rep.Valid, rep.Score, r.shows, rep.Text)
 			}
 			if r.ref && !strings.Contains(rep.Text, "claimchecktest.") || r.ref && !strings.Contains(rep.Text, "a fault in the grading code, not in the answer") {
 				t.Errorf("a refused reference is not the staff's report:\n%s", rep.Text)
 			}
 		}
 	})
+}
+
+// report is a Check function's Report, or, when the reference could not
+// be used, a Report of the ReferenceError's text and refusal, for the
+// tables that compare what either side gets.
+func report(r claimchecktest.Report, err error) claimchecktest.Report {
+	var re *claimchecktest.ReferenceError
+	if errors.As(err, &re) {
+		return claimchecktest.Report{Text: re.Error(), Err: re.Err}
+	}
+	return r
 }

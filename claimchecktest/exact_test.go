@@ -41,7 +41,7 @@ func TestExactIntegerReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep := claimchecktest.CheckEquality(r.ref, q1, claimchecktest.In(sub, "q1"))
+		rep := report(claimchecktest.CheckEquality(r.ref, q1, claimchecktest.In(sub, "q1")))
 		if rep.Valid != r.valid || rep.Err != nil || !strings.Contains(rep.Text, r.shows) {
 			t.Errorf("valid %v, err %v, report:\n%s\nwant valid %v, showing %q", rep.Valid, rep.Err, rep.Text, r.valid, r.shows)
 		}
@@ -59,7 +59,7 @@ func TestExactIntegerReference(t *testing.T) {
 		for i, n := range nums {
 			exact[i] = canon.ExactNumber(n)
 		}
-		if got := claimchecktest.CheckEquality(r.ref, exact); got.Valid != r.valid {
+		if got := report(claimchecktest.CheckEquality(r.ref, exact)); got.Valid != r.valid {
 			t.Errorf("as []canon.ExactNumber: valid %v, want %v:\n%s", got.Valid, r.valid, got.Text)
 		}
 		// And as *big.Int elements.
@@ -67,7 +67,7 @@ func TestExactIntegerReference(t *testing.T) {
 		for i, x := range r.ref {
 			bigs[i] = big.NewInt(x)
 		}
-		if got := claimchecktest.CheckEquality(bigs, q1); got.Valid != r.valid {
+		if got := report(claimchecktest.CheckEquality(bigs, q1)); got.Valid != r.valid {
 			t.Errorf("a []*big.Int reference: valid %v, want %v:\n%s", got.Valid, r.valid, got.Text)
 		}
 	})
@@ -83,11 +83,11 @@ func TestReportTellsAlikeIntegersApart(t *testing.T) {
 		reason string
 	}
 	testutil.Run(t, []row{
-		{claimchecktest.CheckEquality([]int64{1 << 60}, []canon.ExactNumber{"1152921504606847000"}),
+		{report(claimchecktest.CheckEquality([]int64{1 << 60}, []canon.ExactNumber{"1152921504606847000"})),
 			[]string{"1152921504606847000 ", "1152921504606847000n"}, "2^60 against the integer its text names"},
-		{claimchecktest.CheckEquality([]int64{1 << 60}, []canon.ExactNumber{"1152921504606847000"}, claimchecktest.HideReference()),
+		{report(claimchecktest.CheckEquality([]int64{1 << 60}, []canon.ExactNumber{"1152921504606847000"}, claimchecktest.HideReference())),
 			[]string{"1152921504606847000 "}, "hidden: only the claim's value shows"},
-		{claimchecktest.CheckEquality([]int64{1<<53 + 1}, []int64{1 << 53}),
+		{report(claimchecktest.CheckEquality([]int64{1<<53 + 1}, []int64{1 << 53})),
 			[]string{"9007199254740993", "9007199254740992"}, "digits that differ show as digits"},
 	}, func(t *testing.T, r row) {
 		for _, s := range r.shows {

@@ -2,7 +2,6 @@ package claimchecktest_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -42,28 +41,28 @@ func grade(submission []byte) ([]byte, error) {
 	for _, q := range []struct {
 		name   string
 		points float64
-		check  func() claimchecktest.Report
+		check  func() (claimchecktest.Report, error)
 	}{
-		{"Q1 the ids the query returns", 2, func() claimchecktest.Report {
+		{"Q1 the ids the query returns", 2, func() (claimchecktest.Report, error) {
 			q1, _ := sub.Array("q1") // an answer refused or missing: In reports why
 			return claimchecktest.CheckEquality([]int64{0, 7, 12, 1 << 53}, q1, claimchecktest.In(sub, "q1"), hide)
 		}},
-		{"Q2 in A but not in B, in B but not in A", 2, func() claimchecktest.Report {
+		{"Q2 in A but not in B, in B but not in A", 2, func() (claimchecktest.Report, error) {
 			aNotB, _ := sub.Array("a_not_b")
 			bNotA, _ := sub.Array("b_not_a")
 			return claimchecktest.CheckDifference([]string{"apple", "banana", "cherry", "date"}, []string{"banana", "egg", "fig"},
 				aNotB, bNotA, claimchecktest.In(sub, "a_not_b", "b_not_a"), claimchecktest.AnyOrder(), hide)
 		}},
-		{"Q3 1 + 1/2 + 1/3 + 1/4 in lowest terms", 1, func() claimchecktest.Report {
+		{"Q3 1 + 1/2 + 1/3 + 1/4 in lowest terms", 1, func() (claimchecktest.Report, error) {
 			q3, _ := sub.String("q3")
 			return claimchecktest.CheckRationalCanonical("1 + 1/2 + 1/3 + 1/4", q3, claimchecktest.In(sub, "q3"), hide)
 		}},
 	} {
 		t := test{Name: q.name, MaxScore: q.points, Status: "failed", Output: "the submission could not be read"}
 		if sub != nil {
-			r := q.check()
-			if r.RefusedReference { // the grading code's fault: no grade for anyone
-				return nil, errors.New(r.Text)
+			r, err := q.check()
+			if err != nil { // a *claimchecktest.ReferenceError: the grading code's fault, no grade for anyone
+				return nil, err
 			}
 			t.Score, t.Output = r.Score*q.points, r.Text
 			if r.Valid {

@@ -58,7 +58,7 @@ func Example_studentCode() {
 			fmt.Printf("%s: 0 points: %v\n", s.name, err)
 			continue
 		}
-		r := claimchecktest.CheckEquality([]int{2, 2, 3}, answer, claimchecktest.HideReference())
+		r, _ := claimchecktest.CheckEquality([]int{2, 2, 3}, answer, claimchecktest.HideReference())
 		fmt.Printf("%s: %v points\n", s.name, r.Score)
 	}
 	// Output:

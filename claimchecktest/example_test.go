@@ -2,6 +2,7 @@ package claimchecktest_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -295,7 +296,7 @@ func ExampleTB() {
 
 // A check without a test: the verdict, the partial credit and the report.
 func ExampleCheckEquality() {
-	r := claimchecktest.CheckEquality([]int{2, 2, 3, 3, 5}, []int{2, 3, 3, 7}, claimchecktest.HideReference())
+	r, _ := claimchecktest.CheckEquality([]int{2, 2, 3, 3, 5}, []int{2, 3, 3, 7}, claimchecktest.HideReference())
 	fmt.Println(r.Valid, r.Score)
 	fmt.Println(r.Text)
 	// Output:
@@ -308,8 +309,8 @@ func ExampleCheckEquality() {
 func ExampleCheckDifference() {
 	a := []string{"apple", "banana", "cherry", "date"}
 	b := []any{"banana", "egg", "fig"} // another element type than a's
-	inOrder := claimchecktest.CheckDifference(a, b, []string{"cherry", "date", "apple"}, []string{"egg", "fig"})
-	anyOrder := claimchecktest.CheckDifference(a, b, []string{"cherry", "date", "apple"}, []string{"egg", "fig"}, claimchecktest.AnyOrder())
+	inOrder, _ := claimchecktest.CheckDifference(a, b, []string{"cherry", "date", "apple"}, []string{"egg", "fig"})
+	anyOrder, _ := claimchecktest.CheckDifference(a, b, []string{"cherry", "date", "apple"}, []string{"egg", "fig"}, claimchecktest.AnyOrder())
 	fmt.Println(inOrder.Valid, inOrder.Score)
 	fmt.Println(anyOrder.Valid, anyOrder.Score)
 	// Output:
@@ -318,9 +319,9 @@ func ExampleCheckDifference() {
 }
 
 func ExampleCheckRational() {
-	r := claimchecktest.CheckRational("1 + 1/2 + 1/3 + 1/4", "25/12")
+	r, _ := claimchecktest.CheckRational("1 + 1/2 + 1/3 + 1/4", "25/12")
 	fmt.Println(r.Valid, r.Score, r.Text == "")
-	r = claimchecktest.CheckRational("1 + 1/2 + 1/3 + 1/4", "２５/12", claimchecktest.HideReference())
+	r, _ = claimchecktest.CheckRational("1 + 1/2 + 1/3 + 1/4", "２５/12", claimchecktest.HideReference())
 	fmt.Println(r.Valid, r.Score)
 	fmt.Println(r.Text)
 	// Output:
@@ -330,7 +331,7 @@ func ExampleCheckRational() {
 }
 
 func ExampleCheckRationalCanonical() {
-	r := claimchecktest.CheckRationalCanonical("6/4", "6/4", claimchecktest.Message("Q3"))
+	r, _ := claimchecktest.CheckRationalCanonical("6/4", "6/4", claimchecktest.Message("Q3"))
 	fmt.Println(r.Score, r.Text)
 	// Output:
 	// 0 Q3: claimchecktest.RationalCanonical: 6/4 is the right value in the wrong form; write 3/2
@@ -339,7 +340,7 @@ func ExampleCheckRationalCanonical() {
 // A Report's Err is the refusal, an error at its path, for a grader who
 // branches on it.
 func ExampleReport() {
-	r := claimchecktest.CheckEquality([]int{1, 2}, []any{1, map[string]any{}})
+	r, _ := claimchecktest.CheckEquality([]int{1, 2}, []any{1, map[string]any{}})
 	fmt.Println(r.Valid, r.Score)
 	fmt.Println(r.Err)
 	// Output:
@@ -351,7 +352,7 @@ func ExampleReport() {
 func ExamplePartialCanonical() {
 	half := claimchecktest.PartialCanonical(0.5)
 	for _, answer := range []string{"13/6", "26/12", "25/12"} {
-		r := claimchecktest.CheckRationalCanonical("1 + 1/2 + 2/3", answer, half)
+		r, _ := claimchecktest.CheckRationalCanonical("1 + 1/2 + 2/3", answer, half)
 		fmt.Println(answer, r.Valid, r.Score)
 	}
 	// Output:
@@ -370,4 +371,18 @@ func ExampleNamed() {
 	// FAIL: the claim is not the expected difference
 	//   leftOnly:   first wrong at leftOnly[1], where the claim has 3
 	//   rightOnly:  first wrong at rightOnly[0], where the claim has 5
+}
+
+// A reference the check cannot use is the grading code's fault: a Check
+// function returns it as a *ReferenceError, never as the student's Report.
+func ExampleReferenceError() {
+	_, err := claimchecktest.CheckRational("1/(2-2)", "1", claimchecktest.HideReference())
+	var re *claimchecktest.ReferenceError
+	fmt.Println(errors.As(err, &re))
+	fmt.Println(err)
+	// Output:
+	// true
+	// claimchecktest.Rational: the reference is refused (a fault in the grading code, not in the answer): the expression divides by zero: the divisor (2-2) is 0
+	//   1/(2-2)
+	//    ^~~~~~
 }

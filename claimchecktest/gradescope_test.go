@@ -210,10 +210,10 @@ func TestGradesNeedTheOptions(t *testing.T) {
 	q1, _ := sub.Array("q1")
 	lo, _ := sub.Array("a_not_b")
 	ro, _ := sub.Array("b_not_a")
-	if r := claimchecktest.CheckEquality([]int64{0, 7, 12, 1 << 53}, q1); !r.Valid {
+	if r := report(claimchecktest.CheckEquality([]int64{0, 7, 12, 1 << 53}, q1)); !r.Valid {
 		t.Errorf("without ExactNumbers, 9007199254740993 no longer passes as 2^53: %s", r.Text)
 	}
-	if r := claimchecktest.CheckDifference([]string{"apple", "banana", "cherry", "date"}, []string{"banana", "egg", "fig"}, lo, ro); r.Valid {
+	if r := report(claimchecktest.CheckDifference([]string{"apple", "banana", "cherry", "date"}, []string{"banana", "egg", "fig"}, lo, ro)); r.Valid {
 		t.Error("without AnyOrder, residuals in another order pass")
 	}
 }

@@ -51,8 +51,8 @@ func TestGuideReports(t *testing.T) {
 	}
 	claim := []any{3, 2, "2", 3, 7}
 	for k, opts := range [][]claimchecktest.Option{nil, {claimchecktest.HideReference()}} {
-		q1 := claimchecktest.CheckEquality([]int{2, 2, 3, 3, 5}, claim, append(opts, claimchecktest.Message("Q1 factors"))...)
-		q2 := claimchecktest.CheckRational("1 + 1/2 + 1/3 + 1/4", "13/6", append(opts, claimchecktest.Message("Q2"))...)
+		q1 := report(claimchecktest.CheckEquality([]int{2, 2, 3, 3, 5}, claim, append(opts, claimchecktest.Message("Q1 factors"))...))
+		q2 := report(claimchecktest.CheckRational("1 + 1/2 + 1/3 + 1/4", "13/6", append(opts, claimchecktest.Message("Q2"))...))
 		if got, want := unwrap(blocks[k][1]), q1.Text+"\n"+q2.Text; got != want {
 			t.Errorf("the guide shows\n%s\nthe helpers report\n%s", got, want)
 		}

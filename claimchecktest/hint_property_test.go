@@ -69,7 +69,7 @@ func TestPropertyEveryHintIsAccepted(t *testing.T) {
 		if canonical {
 			check = claimchecktest.CheckRationalCanonical
 		}
-		r := check(expr, claim)
+		r := report(check(expr, claim))
 		m := writeHint.FindStringSubmatch(r.Text)
 		if m == nil {
 			return // no hint to apply
@@ -78,7 +78,7 @@ func TestPropertyEveryHintIsAccepted(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: hint %s does not unquote: %v", r.Text, m[1], err)
 		}
-		if h := check(expr, hinted); !h.Valid {
+		if h := report(check(expr, hinted)); !h.Valid {
 			t.Fatalf("claim %q of %s (canonical %v): the report says write %q, which the check rejects:\n%s\nfirst report:\n%s", claim, expr, canonical, hinted, h.Text, r.Text)
 		}
 	})

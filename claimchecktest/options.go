@@ -92,7 +92,7 @@ func FailNow() Option {
 // A claim the check refuses is reported with its path and message. A
 // reference it refuses (or an expression that divides by zero) is no
 // fault of the student's: it is reported as the staff's, in full, with
-// or without HideReference (see [Report].RefusedReference).
+// or without HideReference (a Check function returns it as a [*ReferenceError]).
 func HideReference() Option {
 	return Option{func(c *config) { c.hide = true }}
 }

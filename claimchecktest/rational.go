@@ -31,16 +31,17 @@ func RationalCanonical(t TB, expression, claimedValue string, opts ...Option) bo
 }
 
 // CheckRational is [Rational] without a test: it returns the verdict, the
-// score (1 or 0) and the report Rational would write.
-func CheckRational(expression, claimedValue string, opts ...Option) Report {
+// score (1 or 0) and the report Rational would write, or a
+// [*ReferenceError] when the expression cannot be used.
+func CheckRational(expression, claimedValue string, opts ...Option) (Report, error) {
 	c := newConfig(opts)
-	return checkRational(&c, "Rational", rational.Input{Expression: expression, ClaimedValue: claimedValue})
+	return public(checkRational(&c, "Rational", rational.Input{Expression: expression, ClaimedValue: claimedValue}))
 }
 
 // CheckRationalCanonical is [RationalCanonical] without a test.
-func CheckRationalCanonical(expression, claimedValue string, opts ...Option) Report {
+func CheckRationalCanonical(expression, claimedValue string, opts ...Option) (Report, error) {
 	c := newConfig(opts)
-	return checkRational(&c, "RationalCanonical", rational.Input{Expression: expression, ClaimedValue: claimedValue, RequireCanonical: true})
+	return public(checkRational(&c, "RationalCanonical", rational.Input{Expression: expression, ClaimedValue: claimedValue, RequireCanonical: true}))
 }
 
 func checkRational(c *config, helper string, in rational.Input) Report {

@@ -23,21 +23,46 @@ type Report struct {
 	// Text is the report the helper would write, "" when Valid: the staff
 	// form, or the student's under HideReference, with Message's labels.
 	Text string
-	// Err is the refusal when the check could not be made (an input over a
-	// limit, an element that is not a scalar): a *claimcheck.Error, whose
-	// path Text names. It is nil when the check was made, valid or not.
+	// Err is the refusal of the answer when the check could not be made
+	// (an element that is not a scalar, an answer over a limit): a
+	// *claimcheck.Error, whose path Text names. It is nil when the check
+	// was made, valid or not. A refusal of the reference is never in a
+	// Report: the Check functions return it as a [*ReferenceError].
 	Err error
-	// RefusedReference reports that the check could not be made because
-	// of the reference, the grading code's side: a source, left or right
-	// list the check refuses (Err, at /source, /left or /right), an
-	// expression it refuses (Err, at /expression) or one that divides by
-	// zero (Err nil). Text is then the staff's report, saying that the
-	// reference is at fault and what is wrong in it, with or without
-	// [HideReference]: it is no report for the student, who cannot fix it,
-	// and a helper given a t reports it as the staff's failure. It is
-	// false when the claim is refused (Err's path is the claim's) or the
-	// check was made.
-	RefusedReference bool
+	// ref says that the reference made the check impossible (Text is then
+	// the staff's report): the Check functions turn it into a
+	// ReferenceError, and the helpers given a t fail with Text.
+	ref bool
+}
+
+// A ReferenceError is what a Check function returns, instead of a Report,
+// when the check cannot use its reference: a source, left or right list it
+// refuses or finds over a limit (Err, at /source, /left or /right), an
+// expression it refuses (Err, at /expression) or one that divides by zero
+// (Err nil). It is the grading code's fault, not the answer's: its Error
+// says so and what is wrong in the reference, with or without
+// [HideReference], and it belongs in no student's report. The helpers
+// given a t report it as the test's failure.
+type ReferenceError struct {
+	// Err is the refusal, a *claimcheck.Error with its code and path, or
+	// nil for an expression that divides by zero.
+	Err  error
+	text string
+}
+
+// Error returns the staff's report of the fault.
+func (e *ReferenceError) Error() string { return e.text }
+
+// Unwrap returns Err, so that errors.As reaches the *claimcheck.Error.
+func (e *ReferenceError) Unwrap() error { return e.Err }
+
+// public is what a Check function returns for r: r, or the
+// ReferenceError r stands for.
+func public(r Report) (Report, error) {
+	if r.ref {
+		return Report{}, &ReferenceError{Err: r.Err, text: r.Text}
+	}
+	return r, nil
 }
 
 // report hands r to t: nothing when the claim holds, else Text with

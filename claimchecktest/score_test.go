@@ -23,47 +23,47 @@ func TestScores(t *testing.T) {
 	anyOrder := claimchecktest.AnyOrder()
 	testutil.Run(t, []row{
 		{"equality: 3 of the larger bag's 5 matched", func() claimchecktest.Report {
-			return claimchecktest.CheckEquality([]int{2, 2, 3, 3, 5}, []int{2, 3, 3, 7})
+			return report(claimchecktest.CheckEquality([]int{2, 2, 3, 3, 5}, []int{2, 3, 3, 7}))
 		}, 3.0 / 5},
 		{"equality: the claim the larger bag", func() claimchecktest.Report {
-			return claimchecktest.CheckEquality([]int{1, 2}, []int{1, 2, 2, 2})
+			return report(claimchecktest.CheckEquality([]int{1, 2}, []int{1, 2, 2, 2}))
 		}, 2.0 / 4},
-		{"equality: nothing matched", func() claimchecktest.Report { return claimchecktest.CheckEquality([]int{1}, []string{"1"}) }, 0},
-		{"equality: both empty", func() claimchecktest.Report { return claimchecktest.CheckEquality([]int{}, []int(nil)) }, 1},
-		{"equality: a valid claim", func() claimchecktest.Report { return claimchecktest.CheckEquality([]int{1, 2}, []int{2, 1}) }, 1},
-		{"equality: refused", func() claimchecktest.Report { return claimchecktest.CheckEquality([]any{1}, []any{[]int{}}) }, 0},
+		{"equality: nothing matched", func() claimchecktest.Report { return report(claimchecktest.CheckEquality([]int{1}, []string{"1"})) }, 0},
+		{"equality: both empty", func() claimchecktest.Report { return report(claimchecktest.CheckEquality([]int{}, []int(nil))) }, 1},
+		{"equality: a valid claim", func() claimchecktest.Report { return report(claimchecktest.CheckEquality([]int{1, 2}, []int{2, 1})) }, 1},
+		{"equality: refused", func() claimchecktest.Report { return report(claimchecktest.CheckEquality([]any{1}, []any{[]int{}})) }, 0},
 		{"difference: positions, 2 of left_only's 3 and 0 of right_only's 2", func() claimchecktest.Report {
-			return claimchecktest.CheckDifference(fruitA, fruitB, []string{"apple", "cherry", "kiwi"}, []string{"fig", "egg"})
+			return report(claimchecktest.CheckDifference(fruitA, fruitB, []string{"apple", "cherry", "kiwi"}, []string{"fig", "egg"}))
 		}, 2.0 / 5},
 		{"difference: a rotated list matches at no position", func() claimchecktest.Report {
-			return claimchecktest.CheckDifference(fruitA, fruitB, []string{"cherry", "date", "apple"}, []string{"egg", "fig"})
+			return report(claimchecktest.CheckDifference(fruitA, fruitB, []string{"cherry", "date", "apple"}, []string{"egg", "fig"}))
 		}, 2.0 / 5},
 		{"difference in any order: the rotated list is right", func() claimchecktest.Report {
-			return claimchecktest.CheckDifference(fruitA, fruitB, []string{"cherry", "date", "apple"}, []string{"fig", "egg"}, anyOrder)
+			return report(claimchecktest.CheckDifference(fruitA, fruitB, []string{"cherry", "date", "apple"}, []string{"fig", "egg"}, anyOrder))
 		}, 1},
 		{"difference in any order: 2 of 3, and a longer right_only of 3 with 2", func() claimchecktest.Report {
-			return claimchecktest.CheckDifference(fruitA, fruitB, []string{"cherry", "kiwi", "apple"}, []string{"fig", "egg", "egg"}, anyOrder)
+			return report(claimchecktest.CheckDifference(fruitA, fruitB, []string{"cherry", "kiwi", "apple"}, []string{"fig", "egg", "egg"}, anyOrder))
 		}, 4.0 / 6},
-		{"rational: a wrong value scores 0", func() claimchecktest.Report { return claimchecktest.CheckRational("1/2 + 1/3", "2/5") }, 0},
+		{"rational: a wrong value scores 0", func() claimchecktest.Report { return report(claimchecktest.CheckRational("1/2 + 1/3", "2/5")) }, 0},
 		{"rational: the right value in the wrong form scores 0 where the form is asked", func() claimchecktest.Report {
-			return claimchecktest.CheckRationalCanonical("1/2 + 1/3", "10/12")
+			return report(claimchecktest.CheckRationalCanonical("1/2 + 1/3", "10/12"))
 		}, 0},
 		{"rational: PartialCanonical credits the right value in the wrong form", func() claimchecktest.Report {
-			return claimchecktest.CheckRationalCanonical("1/2 + 1/3", "10/12", claimchecktest.PartialCanonical(0.5))
+			return report(claimchecktest.CheckRationalCanonical("1/2 + 1/3", "10/12", claimchecktest.PartialCanonical(0.5)))
 		}, 0.5},
 		{"rational: PartialCanonical credits -0 for 0", func() claimchecktest.Report {
-			return claimchecktest.CheckRationalCanonical("1 - 1", "-0", claimchecktest.PartialCanonical(0.25))
+			return report(claimchecktest.CheckRationalCanonical("1 - 1", "-0", claimchecktest.PartialCanonical(0.25)))
 		}, 0.25},
 		{"rational: PartialCanonical gives nothing to a wrong value", func() claimchecktest.Report {
-			return claimchecktest.CheckRationalCanonical("1/2 + 1/3", "10/13", claimchecktest.PartialCanonical(0.5))
+			return report(claimchecktest.CheckRationalCanonical("1/2 + 1/3", "10/13", claimchecktest.PartialCanonical(0.5)))
 		}, 0},
 		{"rational: PartialCanonical gives nothing to a claim the grammar refuses", func() claimchecktest.Report {
-			return claimchecktest.CheckRationalCanonical("1/2 + 1/3", "10 / 12", claimchecktest.PartialCanonical(0.5))
+			return report(claimchecktest.CheckRationalCanonical("1/2 + 1/3", "10 / 12", claimchecktest.PartialCanonical(0.5)))
 		}, 0},
 		{"rational: a valid claim scores 1 with PartialCanonical", func() claimchecktest.Report {
-			return claimchecktest.CheckRationalCanonical("1/2 + 1/3", "5/6", claimchecktest.PartialCanonical(0.5))
+			return report(claimchecktest.CheckRationalCanonical("1/2 + 1/3", "5/6", claimchecktest.PartialCanonical(0.5)))
 		}, 1},
-		{"rational: the right value", func() claimchecktest.Report { return claimchecktest.CheckRational("1/2 + 1/3", "10/12") }, 1},
+		{"rational: the right value", func() claimchecktest.Report { return report(claimchecktest.CheckRational("1/2 + 1/3", "10/12")) }, 1},
 	}, func(t *testing.T, r row) {
 		if got := r.check(); got.Score != r.score || got.Valid != (r.score == 1) {
 			t.Errorf("score %v, valid %v; want %v", got.Score, got.Valid, r.score)
@@ -106,9 +106,9 @@ func TestScoreIsOneExactlyWhenValid(t *testing.T) {
 			}
 		}
 		for _, r := range []claimchecktest.Report{
-			claimchecktest.CheckEquality(src, claim),
-			claimchecktest.CheckDifference(left, right, lo, ro),
-			claimchecktest.CheckDifference(left, right, lo, ro, claimchecktest.AnyOrder()),
+			report(claimchecktest.CheckEquality(src, claim)),
+			report(claimchecktest.CheckDifference(left, right, lo, ro)),
+			report(claimchecktest.CheckDifference(left, right, lo, ro, claimchecktest.AnyOrder())),
 		} {
 			if r.Score < 0 || r.Score > 1 || (r.Score == 1) != r.Valid || r.Valid != (r.Text == "") {
 				t.Fatalf("score %v, valid %v, report %q", r.Score, r.Valid, r.Text)
@@ -135,30 +135,30 @@ func toInts(xs []canon.Scalar) []int {
 func TestScoreLaws(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		src, claim := bag(t, "source"), bag(t, "claim")
-		eq := claimchecktest.CheckEquality(src, claim).Score
-		if sym := claimchecktest.CheckEquality(claim, src).Score; sym != eq {
+		eq := report(claimchecktest.CheckEquality(src, claim)).Score
+		if sym := report(claimchecktest.CheckEquality(claim, src)).Score; sym != eq {
 			t.Fatalf("score(source, claim) %v, score(claim, source) %v", eq, sym)
 		}
-		if perm := claimchecktest.CheckEquality(src, shuffled(t, claim)).Score; perm != eq {
+		if perm := report(claimchecktest.CheckEquality(src, shuffled(t, claim))).Score; perm != eq {
 			t.Fatalf("score %v, of the claim shuffled %v", eq, perm)
 		}
 		v := rapid.IntRange(0, 6).Draw(t, "added")
-		if more := claimchecktest.CheckEquality(append(slices.Clone(src), v), append(slices.Clone(claim), v)).Score; more < eq {
+		if more := report(claimchecktest.CheckEquality(append(slices.Clone(src), v), append(slices.Clone(claim), v))).Score; more < eq {
 			t.Fatalf("adding %d to both lowered the score from %v to %v", v, eq, more)
 		}
-		extra := claimchecktest.CheckEquality(src, append(slices.Clone(claim), 99)).Score
+		extra := report(claimchecktest.CheckEquality(src, append(slices.Clone(claim), 99))).Score
 		if extra > eq || len(claim) >= len(src) && eq > 0 && extra >= eq {
 			t.Fatalf("a value that should not occur took the score from %v to %v", eq, extra)
 		}
 
 		left, right := bag(t, "left"), bag(t, "right")
 		lo, ro := bag(t, "left_only"), bag(t, "right_only")
-		inOrder := claimchecktest.CheckDifference(left, right, lo, ro).Score
-		bagged := claimchecktest.CheckDifference(left, right, lo, ro, claimchecktest.AnyOrder()).Score
+		inOrder := report(claimchecktest.CheckDifference(left, right, lo, ro)).Score
+		bagged := report(claimchecktest.CheckDifference(left, right, lo, ro, claimchecktest.AnyOrder())).Score
 		if bagged < inOrder {
 			t.Fatalf("any order %v below in order %v", bagged, inOrder)
 		}
-		if perm := claimchecktest.CheckDifference(left, right, shuffled(t, lo), shuffled(t, ro), claimchecktest.AnyOrder()).Score; perm != bagged {
+		if perm := report(claimchecktest.CheckDifference(left, right, shuffled(t, lo), shuffled(t, ro), claimchecktest.AnyOrder())).Score; perm != bagged {
 			t.Fatalf("any order %v, of the lists shuffled %v", bagged, perm)
 		}
 	})
