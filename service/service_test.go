@@ -355,3 +355,40 @@ func TestBatchUnderBasePath(t *testing.T) {
 		t.Fatalf("%d %s", rec.Code, rec.Body.Bytes())
 	}
 }
+
+// TestEndStreams: once EndStreams is called, a batch request that arrives
+// is answered 503 overloaded with Retry-After before any line (its client
+// sends it to another replica), while execute is still answered.
+func TestEndStreams(t *testing.T) {
+	svc := service.New(service.Options{})
+	srv := httptest.NewServer(svc)
+	defer srv.Close()
+	eq := schema.Tools()[0]
+	batch := srv.URL + "/v1/tools/" + eq.ID + "/versions/" + eq.Version + "/batch"
+	line := `{"source":[1],"claim":[1]}` + "\n"
+	post := func(url, ct, body string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", ct)
+		req.Host = "localhost"
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res, string(b)
+	}
+	if res, b := post(batch, "application/jsonl", line); res.StatusCode != 200 || !strings.Contains(b, `"valid":true`) {
+		t.Fatalf("batch before EndStreams: %d %s", res.StatusCode, b)
+	}
+	svc.BeginShutdown()
+	svc.EndStreams()
+	res, b := post(batch, "application/jsonl", line)
+	if res.StatusCode != 503 || res.Header.Get("Retry-After") == "" || !strings.Contains(b, `"overloaded"`) {
+		t.Errorf("batch after EndStreams: %d Retry-After %q %s, want 503 overloaded", res.StatusCode, res.Header.Get("Retry-After"), b)
+	}
+	if res, b := post(srv.URL+eq.ExecuteURL, "application/json", line); res.StatusCode != 200 {
+		t.Errorf("execute after EndStreams: %d %s", res.StatusCode, b)
+	}
+}

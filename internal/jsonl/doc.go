@@ -14,8 +14,8 @@
 // held at [MaxWorkers]: checks are CPU-bound, so more cannot help.
 //
 // The hooks of [Config] let a caller share its resources with the run: a
-// check slot per chunk (Slot), a memory budget per line read (Take, Give),
-// a flush before every wait (Flush), and the answered lines in order
+// check slot per chunk (Slot), a memory budget its buffers grow by (Take,
+// Give), a flush before every wait (Flush), and the answered lines in order
 // (Answered), which is where the CLI keeps its summary and exit code and
 // the service its trailers and metrics.
 package jsonl
